@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// Regenerates the committed files under src/generated/ from openapi.yaml and examples/.
+//   node scripts/generate.mjs          write them
+//   node scripts/generate.mjs --check  exit 1 when a committed file differs (drift)
+// The drift test in test/drift.test.ts calls generate() and compares too.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import openapiTS, { astToString } from "openapi-typescript";
+import { parse } from "yaml";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const specDir = join(here, "..");
+const HEADER =
+  "// generated — do not edit. Source: spec/openapi.yaml. Regenerate: pnpm --filter @plant-store/spec gen\n";
+
+/** @returns {Promise<Record<string, string>>} file path (relative to spec/) → contents */
+export async function generate() {
+  const yamlText = readFileSync(join(specDir, "openapi.yaml"), "utf8");
+  const ast = await openapiTS(yamlText, { alphabetize: false });
+  const types = `${HEADER}/* biome-ignore-all lint: generated */\n\n${astToString(ast)}`;
+
+  const doc = parse(yamlText);
+  const document =
+    `${HEADER}\n/** The OpenAPI Plant Store document (spec/openapi.yaml) as data. */\n` +
+    `export const document = ${JSON.stringify(doc, null, 2)} as const;\n`;
+
+  const groups = ["valid", "lossless", "invalid"];
+  const entries = [];
+  for (const group of groups) {
+    for (const file of readdirSync(join(specDir, "examples", group)).sort()) {
+      if (!file.endsWith(".json")) continue;
+      const raw = readFileSync(join(specDir, "examples", group, file), "utf8").replace(/\n$/, "");
+      entries.push({ name: file.replace(/\.json$/, ""), group, raw });
+    }
+  }
+  const examples =
+    `${HEADER.replace("spec/openapi.yaml", "spec/examples/")}\n` +
+    `import type { ExamplePayload } from "../examples-types.js";\n\n` +
+    `/** Example New Plant payloads, exactly as they travel on the wire (see spec/examples/README.md). */\n` +
+    `export const examples: readonly ExamplePayload[] = ${JSON.stringify(entries, null, 2)};\n`;
+
+  return {
+    "src/generated/openapi.ts": types,
+    "src/generated/document.ts": document,
+    "src/generated/examples.ts": examples,
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const files = await generate();
+  const check = process.argv.includes("--check");
+  let stale = 0;
+  for (const [rel, contents] of Object.entries(files)) {
+    const path = join(specDir, rel);
+    if (check) {
+      let current = "";
+      try {
+        current = readFileSync(path, "utf8");
+      } catch {}
+      if (current !== contents) {
+        console.error(`${rel} is out of date with openapi.yaml; run: pnpm --filter @plant-store/spec gen`);
+        stale++;
+      }
+    } else {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, contents);
+      console.log(`wrote ${rel}`);
+    }
+  }
+  process.exit(stale ? 1 : 0);
+}

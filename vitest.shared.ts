@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+/** Shared vitest settings: tests resolve workspace packages to their TypeScript sources. */
+export const shared = defineConfig({
+  resolve: { conditions: ["@plant-store/source"] },
+  ssr: { resolve: { conditions: ["@plant-store/source"] } },
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
