@@ -1,0 +1,132 @@
+import { WEBHOOK_HEADERS, WEBHOOK_METHOD } from "@plant-store/spec";
+import { signatureHeader } from "../signing/index.js";
+import { VERSION } from "../version.js";
+import { checkTarget } from "./check-target.js";
+import { type Classification, classifyResponse } from "./classify.js";
+import { describeError, isBlockedAddressError, redact } from "./describe-error.js";
+import { readCapped } from "./read-capped.js";
+import type { DeliverOptions, DeliveryOutcome, DeliveryTarget, OutgoingMessage } from "./types.js";
+
+/** Default time for one whole attempt. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** Default number of response bytes kept for the attempt log. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 4096;
+
+// Visible ASCII: anything else is not a valid header value, and the receiver deduplicates on it byte for byte.
+const HEADER_SAFE_ID = /^[\x21-\x7e]+$/;
+
+/**
+ * Makes one delivery attempt: `POST` of the exact body bytes with `Authorization: Bearer`, the Standard
+ * Webhooks headers (`webhook-id` = `message.id`, `webhook-timestamp` = this attempt, `webhook-signature`
+ * with one `v1,` signature per secret, omitted when there is none) and `user-agent`. Redirects are never
+ * followed, the whole attempt is bounded by `timeoutMs`, and at most `maxResponseBytes` of the response
+ * are read. Never throws: every problem becomes an outcome whose `error` holds neither token nor secret.
+ *
+ * - `delivered`: 2xx. `gone`: 410.
+ * - `retry`: 3xx, 429/502/503/504 (with `retryAfterMs` from `Retry-After`), any other status, network
+ *   errors and timeouts.
+ * - `failed`: the target is unusable — invalid or non-http(s) URL, malformed token or secret, a message
+ *   id that cannot be a header, or a fetch rejected with code `ERR_PLANT_STORE_BLOCKED_ADDRESS`.
+ *
+ * @example
+ * ```ts
+ * import { deliver, nextAttempt } from "@plant-store/core";
+ * const outcome = await deliver(
+ *   { url: "https://plants.example.com/plant/webhook", token: "psk_…", secrets: ["whsec_…"] },
+ *   { id: "msg_01JD3Y6Q8ZK7T0V4WQ2C9RX5MB", body: '{"id":1,"name":"Monstera"}' },
+ * );
+ * if (outcome.kind === "retry") console.log(nextAttempt(1, outcome)); // { retry: true, delayMs: 4312 }
+ * ```
+ */
+export async function deliver(
+  target: DeliveryTarget,
+  message: OutgoingMessage,
+  options: DeliverOptions = {},
+): Promise<DeliveryOutcome> {
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const sensitive = [target.token, ...target.secrets];
+  const timestamp = Math.floor(now() / 1000);
+  const unusable = (error: string): DeliveryOutcome => ({
+    kind: "failed",
+    latencyMs: 0,
+    timestamp,
+    error: redact(error, sensitive),
+  });
+
+  const checked = checkTarget(target);
+  if (!checked.ok) return unusable(checked.reason);
+  if (!HEADER_SAFE_ID.test(message.id)) {
+    return unusable("The message id must be non-empty visible ASCII to be sent as webhook-id.");
+  }
+
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${target.token}`,
+    "content-type": "application/json",
+    "user-agent": options.userAgent ?? `plant-store/${VERSION}`,
+    [WEBHOOK_HEADERS.id]: message.id,
+    [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+  };
+  if (target.secrets.length > 0) {
+    try {
+      headers[WEBHOOK_HEADERS.signature] = await signatureHeader({
+        secrets: target.secrets,
+        id: message.id,
+        timestamp,
+        body: message.body,
+      });
+    } catch (error) {
+      return unusable(`Cannot sign for this target: ${describeError(error, sensitive)}`);
+    }
+  }
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const timeoutMessage = `timed out after ${timeoutMs} ms`;
+  const sent = now();
+  const finish = (result: Classification & { status?: number; responseBody?: string }): DeliveryOutcome => ({
+    ...result,
+    latencyMs: Math.max(0, now() - sent),
+    timestamp,
+    ...(result.error === undefined ? {} : { error: redact(result.error, sensitive) }),
+  });
+
+  try {
+    let response: Response;
+    try {
+      response = await fetchImpl(checked.url.href, {
+        method: WEBHOOK_METHOD,
+        headers,
+        body: message.body,
+        redirect: "manual",
+        signal: controller.signal,
+      });
+    } catch (error) {
+      if (timedOut) return finish({ kind: "retry", error: `The attempt ${timeoutMessage}.` });
+      const kind = isBlockedAddressError(error) ? "failed" : "retry";
+      return finish({ kind, error: describeError(error, sensitive) });
+    }
+
+    const classification = classifyResponse(response, now());
+    try {
+      const responseBody = redact(
+        await readCapped(response, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
+        sensitive,
+      );
+      return finish({ ...classification, status: response.status, responseBody });
+    } catch (error) {
+      // The status already decided the outcome; the body is only kept for the attempt log.
+      if (classification.kind === "delivered") return finish({ ...classification, status: response.status });
+      const reason = timedOut ? timeoutMessage : describeError(error, sensitive);
+      const detail = `${classification.error ?? ""} Reading the response body failed: ${reason}.`.trim();
+      return finish({ ...classification, status: response.status, error: detail });
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}

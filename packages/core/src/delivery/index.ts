@@ -1,0 +1,31 @@
+/**
+ * One delivery attempt (`deliver`) and the retry policy after it (`nextAttempt`).
+ *
+ * @example
+ * ```ts
+ * import { deliver, nextAttempt } from "@plant-store/core";
+ * const outcome = await deliver(target, { id: "msg_01JD3Y6Q8ZK7T0V4WQ2C9RX5MB", body });
+ * const next = nextAttempt(1, outcome); // { retry: true, delayMs: 5210 } or { retry: false, reason }
+ * ```
+ *
+ * @module
+ */
+export { checkTarget } from "./check-target.js";
+export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, deliver } from "./deliver.js";
+export { BLOCKED_ADDRESS_CODE } from "./describe-error.js";
+export {
+  DEFAULT_JITTER,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  type NextAttempt,
+  type NextAttemptOptions,
+  nextAttempt,
+  STANDARD_SCHEDULE_MS,
+} from "./next-attempt.js";
+export { parseRetryAfter } from "./retry-after.js";
+export type {
+  DeliverOptions,
+  DeliveryOutcome,
+  DeliveryTarget,
+  OutcomeKind,
+  OutgoingMessage,
+} from "./types.js";
