@@ -3,6 +3,22 @@
  *
  * @module
  */
+
+export {
+  type Auth,
+  type BearerChallengeOptions,
+  bearerChallenge,
+  checkTokenFormat,
+  createAuth,
+  createToken,
+  createTokenVerifier,
+  hashToken,
+  type ParsedAuthorization,
+  parseAuthorization,
+  TOKEN_PREFIX,
+  type TokenVerifier,
+} from "./auth/index.js";
+export type { CryptoProvider } from "./crypto/types.js";
 export {
   BLOCKED_ADDRESS_CODE,
   checkTarget,
@@ -30,4 +46,18 @@ export {
   isMessageId,
   type MessageIdOptions,
 } from "./ids.js";
+export {
+  createSecret,
+  createSigning,
+  parseSecret,
+  SECRET_PREFIX,
+  type SignedMessage,
+  type Signing,
+  sign,
+  signatureHeader,
+  type VerifyFailure,
+  type VerifyInput,
+  type VerifyResult,
+  verify,
+} from "./signing/index.js";
 export { VERSION } from "./version.js";

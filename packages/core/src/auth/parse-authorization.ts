@@ -1,0 +1,55 @@
+import { isB64Token } from "./b64token.js";
+
+/**
+ * The outcome of {@link parseAuthorization}; `message` says what is wrong and never contains the token.
+ *
+ * @example
+ * ```ts
+ * const parsed: ParsedAuthorization = { ok: false, reason: "missing", message: "No Authorization header. …" };
+ * ```
+ */
+export type ParsedAuthorization =
+  | { ok: true; token: string }
+  | { ok: false; reason: "missing" | "invalid_request"; message: string };
+
+const USAGE = "Send 'Authorization: Bearer <token>'.";
+
+/**
+ * Reads a bearer token from an `Authorization` header (RFC 6750 §2.1). The scheme is case-insensitive and must be
+ * followed by exactly one `b64token`. An absent or blank header is `missing` (answer 401 with a bare challenge);
+ * anything else malformed is `invalid_request` (answer 400). Never throws.
+ *
+ * @example
+ * ```ts
+ * parseAuthorization("Bearer psk_abc"); // { ok: true, token: "psk_abc" }
+ * parseAuthorization(undefined);        // { ok: false, reason: "missing", message: "…" }
+ * parseAuthorization("Basic dXNlcg=="); // { ok: false, reason: "invalid_request", message: "…" }
+ * ```
+ */
+export function parseAuthorization(header: string | null | undefined): ParsedAuthorization {
+  if (typeof header !== "string" || header.trim() === "") {
+    return { ok: false, reason: "missing", message: `No Authorization header. ${USAGE}` };
+  }
+  const [scheme = "", ...credentials] = header.trim().split(/ +/);
+  // The scheme is not echoed: a client that forgot "Bearer " would have its token there.
+  if (scheme.toLowerCase() !== "bearer") {
+    return invalid(`The Authorization header does not use the Bearer scheme. ${USAGE}`);
+  }
+  const [token] = credentials;
+  if (token === undefined) return invalid(`The Authorization header has no token after 'Bearer'. ${USAGE}`);
+  if (credentials.length > 1) {
+    return invalid(
+      `The Authorization header has more than one value after 'Bearer'; send exactly one token.`,
+    );
+  }
+  if (!isB64Token(token)) {
+    return invalid(
+      "The bearer token has characters RFC 6750 does not allow (only letters, digits, - . _ ~ + / and trailing =). Check for quotes, commas or line breaks around it.",
+    );
+  }
+  return { ok: true, token };
+}
+
+function invalid(message: string): ParsedAuthorization {
+  return { ok: false, reason: "invalid_request", message };
+}

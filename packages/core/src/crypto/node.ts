@@ -1,0 +1,66 @@
+/**
+ * Crypto primitives on `node:crypto`: synchronous HMAC and hashing (wrapped in promises to share the WebCrypto
+ * signature), much faster on Node than `crypto.subtle`. Imported as `#crypto` under the `node` condition.
+ *
+ * @module
+ */
+import { createHash, createHmac, timingSafeEqual as nodeTimingSafeEqual, randomFillSync } from "node:crypto";
+
+/**
+ * Which implementation `#crypto` resolved to.
+ *
+ * @example
+ * ```ts
+ * import { implementation } from "#crypto";
+ * implementation; // "node" on Node.js
+ * ```
+ */
+export const implementation = "node" as "node" | "web";
+
+/**
+ * HMAC-SHA256 of `data` under `key`.
+ *
+ * @example
+ * ```ts
+ * const mac = await hmacSha256(utf8Encode("key"), utf8Encode("message")); // 32 bytes
+ * ```
+ */
+export async function hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(createHmac("sha256", key).update(data).digest());
+}
+
+/**
+ * SHA-256 of `data`.
+ *
+ * @example
+ * ```ts
+ * toHex(await sha256(utf8Encode("abc"))); // "ba7816bf…15ad"
+ * ```
+ */
+export async function sha256(data: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(createHash("sha256").update(data).digest());
+}
+
+/**
+ * `length` bytes from the operating system's CSPRNG.
+ *
+ * @example
+ * ```ts
+ * randomBytes(32).length; // 32
+ * ```
+ */
+export function randomBytes(length: number): Uint8Array {
+  return randomFillSync(new Uint8Array(length));
+}
+
+/**
+ * Compares two byte arrays in time independent of their contents; `false` when the lengths differ.
+ *
+ * @example
+ * ```ts
+ * timingSafeEqual(new Uint8Array([1, 2]), new Uint8Array([1, 2])); // true
+ * ```
+ */
+export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && nodeTimingSafeEqual(a, b);
+}

@@ -1,0 +1,18 @@
+/**
+ * The crypto primitives core needs, implemented by `node.ts` (node:crypto) and `web.ts` (WebCrypto) and chosen
+ * through the `#crypto` import. Signing and auth take one of these, so tests can run both implementations.
+ *
+ * @example
+ * ```ts
+ * import * as web from "@plant-store/core/src/crypto/web.ts";
+ * const provider: CryptoProvider = web;
+ * ```
+ */
+export interface CryptoProvider {
+  readonly implementation: "node" | "web";
+  hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array>;
+  sha256(data: Uint8Array): Promise<Uint8Array>;
+  randomBytes(length: number): Uint8Array;
+  /** Compares in time independent of the contents; `false` on a length mismatch. */
+  timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
+}

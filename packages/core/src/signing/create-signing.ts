@@ -1,0 +1,42 @@
+import type { CryptoProvider } from "../crypto/types.js";
+import { generateSecret } from "./secret.js";
+import { type SignedMessage, signatureHeaderWith, signWith } from "./sign.js";
+import { type VerifyInput, type VerifyResult, verifyWith } from "./verify.js";
+
+/**
+ * The signing functions that need crypto, bound to one implementation.
+ *
+ * @example
+ * ```ts
+ * const signing: Signing = createSigning(web);
+ * ```
+ */
+export interface Signing {
+  /** See {@link createSecret}. */
+  createSecret(options?: { random?: (n: number) => Uint8Array }): string;
+  /** See {@link sign}. */
+  sign(input: SignedMessage & { secret: string }): Promise<string>;
+  /** See {@link signatureHeader}. */
+  signatureHeader(input: SignedMessage & { secrets: readonly string[] }): Promise<string>;
+  /** See {@link verify}. */
+  verify(input: VerifyInput): Promise<VerifyResult>;
+}
+
+/**
+ * Binds the Standard Webhooks functions to a crypto implementation. The package exports them bound to `#crypto`;
+ * use this to run on another implementation (tests run both `node` and `web`).
+ *
+ * @example
+ * ```ts
+ * import * as web from "@plant-store/core/src/crypto/web.ts";
+ * const { sign, verify } = createSigning(web);
+ * ```
+ */
+export function createSigning(crypto: CryptoProvider): Signing {
+  return {
+    createSecret: (options) => generateSecret(options?.random ?? crypto.randomBytes),
+    sign: (input) => signWith(crypto, input),
+    signatureHeader: (input) => signatureHeaderWith(crypto, input),
+    verify: (input) => verifyWith(crypto, input),
+  };
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { fromBase64, toBase64 } from "../encoding.js";
+import { PlantStoreError } from "../errors.js";
+import { createSecret, parseSecret } from "./index.js";
+import { parseSecrets } from "./secret.js";
+
+const STANDARD_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+function thrown(action: () => unknown): PlantStoreError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof PlantStoreError) return error;
+    throw error;
+  }
+  throw new Error("expected a PlantStoreError");
+}
+
+describe("createSecret", () => {
+  it("is whsec_ + base64 of 32 random bytes", () => {
+    const secret = createSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(fromBase64(secret.slice(6))).toHaveLength(32);
+    expect(createSecret()).not.toBe(secret);
+  });
+
+  it("uses an injected random source, and checks what it returns", () => {
+    const bytes = new Uint8Array(32).map((_, i) => i);
+    expect(createSecret({ random: () => bytes })).toBe(`whsec_${toBase64(bytes)}`);
+    expect(() => createSecret({ random: () => new Uint8Array(31) })).toThrow(/31 bytes/);
+  });
+});
+
+describe("parseSecret", () => {
+  it("decodes the key of a whsec_ secret", () => {
+    expect(parseSecret(STANDARD_SECRET)).toEqual(fromBase64("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));
+    expect(parseSecret(createSecret())).toHaveLength(32);
+  });
+
+  it.each([
+    ["no prefix", "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "must be 'whsec_' followed by base64"],
+    ["another prefix", "whsk_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "must be 'whsec_' followed by base64"],
+    ["a trailing line break", `${STANDARD_SECRET}\n`, "not valid base64"],
+    ["url-safe base64", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La_-Sw", "not valid base64"],
+    ["a short key", `whsec_${toBase64(new Uint8Array(16).fill(7))}`, "holds 16 bytes; use 24 to 64"],
+    ["a long key", `whsec_${toBase64(new Uint8Array(65).fill(7))}`, "holds 65 bytes"],
+    ["an empty key", "whsec_", "holds 0 bytes"],
+  ])("refuses %s with invalid_secret, never echoing it", (_, secret, fragment) => {
+    const error = thrown(() => parseSecret(secret));
+    expect(error.code).toBe("invalid_secret");
+    expect(error.message).toContain(fragment);
+    if (secret.length > 10) expect(error.message).not.toContain(secret.slice(6, 20));
+  });
+
+  it("names the position of a bad secret in a rotation set", () => {
+    const error = thrown(() => parseSecrets([STANDARD_SECRET, "whsec_n*pe"]));
+    expect(error).toMatchObject({ code: "invalid_secret" });
+    expect(error.message).toMatch(/^Signing secret 2 of 2: .*not valid base64/);
+    expect(thrown(() => parseSecrets([])).message).toContain("No signing secret is configured");
+  });
+});

@@ -1,0 +1,90 @@
+import { fromBase64, toBase64 } from "../encoding.js";
+import { PlantStoreError } from "../errors.js";
+
+/**
+ * Prefix of Standard Webhooks signing secrets.
+ *
+ * @example
+ * ```ts
+ * createSecret().startsWith(SECRET_PREFIX); // true
+ * ```
+ */
+export const SECRET_PREFIX = "whsec_";
+const SECRET_BYTES = 32;
+// Standard Webhooks: secrets should be 24 to 64 bytes (192 to 512 bits).
+const MIN_SECRET_BYTES = 24;
+const MAX_SECRET_BYTES = 64;
+
+/**
+ * Builds a `whsec_` secret from a random source (see {@link createSecret} for the default source).
+ *
+ * @example
+ * ```ts
+ * generateSecret((n) => crypto.getRandomValues(new Uint8Array(n))); // "whsec_…" (32 bytes)
+ * ```
+ */
+export function generateSecret(random: (n: number) => Uint8Array): string {
+  const bytes = random(SECRET_BYTES);
+  if (bytes.length !== SECRET_BYTES) {
+    throw new PlantStoreError(
+      "random_failure",
+      `The random source returned ${bytes.length} bytes, not ${SECRET_BYTES}.`,
+    );
+  }
+  return `${SECRET_PREFIX}${toBase64(bytes)}`;
+}
+
+/**
+ * Decodes a `whsec_<base64>` secret into its HMAC key. Throws a `PlantStoreError` with code `invalid_secret` when
+ * the prefix or base64 is wrong or the key is not 24 to 64 bytes; the message never contains the secret.
+ *
+ * @example
+ * ```ts
+ * parseSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").length; // 24
+ * ```
+ */
+export function parseSecret(secret: string): Uint8Array {
+  if (typeof secret !== "string" || !secret.startsWith(SECRET_PREFIX)) {
+    throw invalid(
+      `The signing secret must be '${SECRET_PREFIX}' followed by base64 (Standard Webhooks). Create one with createSecret().`,
+    );
+  }
+  const key = fromBase64(secret.slice(SECRET_PREFIX.length));
+  if (!key) {
+    throw invalid(
+      `The signing secret is not valid base64 after '${SECRET_PREFIX}'. Copy it again completely, without quotes, spaces or line breaks.`,
+    );
+  }
+  if (key.length < MIN_SECRET_BYTES || key.length > MAX_SECRET_BYTES) {
+    throw invalid(
+      `The signing secret holds ${key.length} bytes; use ${MIN_SECRET_BYTES} to ${MAX_SECRET_BYTES} (createSecret() makes ${SECRET_BYTES}).`,
+    );
+  }
+  return key;
+}
+
+/**
+ * Decodes every secret of a rotation set; throws like {@link parseSecret}, naming the position of a bad one.
+ *
+ * @example
+ * ```ts
+ * parseSecrets([oldSecret, newSecret]); // [Uint8Array, Uint8Array]
+ * ```
+ */
+export function parseSecrets(secrets: readonly string[]): Uint8Array[] {
+  if (!Array.isArray(secrets) || secrets.length === 0) {
+    throw invalid("No signing secret is configured. Configure at least one 'whsec_…' secret.");
+  }
+  return secrets.map((secret, index) => {
+    try {
+      return parseSecret(secret);
+    } catch (error) {
+      if (secrets.length === 1 || !(error instanceof PlantStoreError)) throw error;
+      throw invalid(`Signing secret ${index + 1} of ${secrets.length}: ${error.message}`);
+    }
+  });
+}
+
+function invalid(message: string): PlantStoreError {
+  return new PlantStoreError("invalid_secret", message);
+}

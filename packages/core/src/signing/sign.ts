@@ -1,0 +1,74 @@
+import type { CryptoProvider } from "../crypto/types.js";
+import { toBase64 } from "../encoding.js";
+import { PlantStoreError } from "../errors.js";
+import { idProblem, signedContent } from "./message-parts.js";
+import { parseSecret, parseSecrets } from "./secret.js";
+
+/**
+ * What one message signature covers.
+ *
+ * @example
+ * ```ts
+ * const message: SignedMessage = { id: "msg_1", timestamp: 1614265330, body: '{"name":"Fern"}' };
+ * ```
+ */
+export interface SignedMessage {
+  /** `webhook-id`: the same on every retry; no `.`. */
+  id: string;
+  /** `webhook-timestamp`: unix seconds of this attempt. */
+  timestamp: number;
+  /** The exact body bytes sent; a string is sent and signed as UTF-8. */
+  body: string | Uint8Array;
+}
+
+/**
+ * Standard Webhooks v1 signature over an explicit crypto implementation; `sign` binds `#crypto`.
+ *
+ * @example
+ * ```ts
+ * import * as web from "./crypto/web.js";
+ * await signWith(web, { secret, id: "msg_1", timestamp: 1614265330, body: "{}" }); // "v1,…"
+ * ```
+ */
+export async function signWith(
+  crypto: CryptoProvider,
+  input: SignedMessage & { secret: string },
+): Promise<string> {
+  const key = parseSecret(input.secret);
+  return signature(crypto, key, content(input));
+}
+
+/**
+ * A `webhook-signature` value with one signature per secret, space separated (rotation), over an explicit crypto
+ * implementation; `signatureHeader` binds `#crypto`.
+ *
+ * @example
+ * ```ts
+ * await signatureHeaderWith(web, { secrets: [oldSecret, newSecret], id, timestamp, body }); // "v1,… v1,…"
+ * ```
+ */
+export async function signatureHeaderWith(
+  crypto: CryptoProvider,
+  input: SignedMessage & { secrets: readonly string[] },
+): Promise<string> {
+  const keys = parseSecrets(input.secrets);
+  const signed = content(input);
+  const signatures = await Promise.all(keys.map((key) => signature(crypto, key, signed)));
+  return signatures.join(" ");
+}
+
+function content(message: SignedMessage): Uint8Array {
+  const problem = idProblem(message.id);
+  if (problem) throw new PlantStoreError("malformed_id", `Cannot sign with this webhook-id: ${problem}`);
+  if (!Number.isSafeInteger(message.timestamp) || message.timestamp < 0) {
+    throw new PlantStoreError(
+      "malformed_timestamp",
+      "Cannot sign with this webhook-timestamp: pass unix time in whole seconds, e.g. Math.floor(Date.now() / 1000).",
+    );
+  }
+  return signedContent(message.id, String(message.timestamp), message.body);
+}
+
+async function signature(crypto: CryptoProvider, key: Uint8Array, signed: Uint8Array): Promise<string> {
+  return `v1,${toBase64(await crypto.hmacSha256(key, signed))}`;
+}
