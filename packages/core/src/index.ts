@@ -40,6 +40,18 @@ export {
 } from "./delivery/index.js";
 export { type ErrorBody, HttpError, PlantStoreError } from "./errors.js";
 export {
+  ApiError,
+  type Issue,
+  NewPlant,
+  NewPlantLossless,
+  type ParseMode,
+  type ParseOptions,
+  type ParseResult,
+  Plant,
+  parseNewPlant,
+  serializeNewPlant,
+} from "./events/index.js";
+export {
   createMessageId,
   createMessageIdGenerator,
   decodeMessageIdTime,
