@@ -2,7 +2,14 @@ import * as z from "zod";
 import { INT64_MAX, INT64_MIN, type Int64Literal } from "../json/int64-literal.js";
 import { describeValue, shorten } from "./describe.js";
 
-/** How ids are read: `safe` as numbers within ±(2^53-1), `lossless` as bigints over the whole int64 range. */
+/**
+ * How ids are read: `safe` as numbers within ±(2^53-1), `lossless` as bigints over the whole int64 range.
+ *
+ * @example
+ * ```ts
+ * const mode: ParseMode = process.env.PLANT_STORE_LOSSLESS ? "lossless" : "safe";
+ * ```
+ */
 export type ParseMode = "safe" | "lossless";
 
 const MISSING = 'id is missing. Add the plant\'s id as a JSON integer, e.g. "id": 1.';

@@ -1,7 +1,14 @@
 import type * as z from "zod";
 import { toJsonPointer } from "../json/pointer.js";
 
-/** One problem with a payload: where (RFC 6901 JSON Pointer, `""` for the whole body) and what to do. */
+/**
+ * One problem with a payload: where (RFC 6901 JSON Pointer, `""` for the whole body) and what to do.
+ *
+ * @example
+ * ```ts
+ * const issue: Issue = { pointer: "/id", message: "id must be an integer; got 1.5. Send a whole number." };
+ * ```
+ */
 export interface Issue {
   pointer: string;
   message: string;

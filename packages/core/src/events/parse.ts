@@ -6,12 +6,27 @@ import { checkIdLiteral } from "./id-literal.js";
 import { describeIssues, type Issue, toIssues } from "./issues.js";
 import { NewPlant, NewPlantLossless } from "./plant.js";
 
-/** The outcome of {@link parseNewPlant}: the event, or why it was refused (`json` → 400, `schema` → 422). */
+/**
+ * The outcome of {@link parseNewPlant}: the event, or why it was refused (`json` → 400, `schema` → 422).
+ *
+ * @example
+ * ```ts
+ * const result: ParseResult<NewPlant> = parseNewPlant(body);
+ * const status = result.ok ? 200 : result.kind === "json" ? 400 : 422;
+ * ```
+ */
 export type ParseResult<T> =
   | { ok: true; value: T }
   | { ok: false; kind: "json" | "schema"; issues: Issue[]; message: string };
 
-/** Options of {@link parseNewPlant}. */
+/**
+ * Options of {@link parseNewPlant}.
+ *
+ * @example
+ * ```ts
+ * const options: ParseOptions = { mode: "lossless" };
+ * ```
+ */
 export interface ParseOptions {
   /** `safe` (default): `id` is a number within ±(2^53-1). `lossless`: `id` is a bigint over all of int64. */
   mode?: ParseMode;
