@@ -1,0 +1,164 @@
+import type { Page } from "./inbox.js";
+
+/**
+ * Anything with a pg-style `query(text, values)`; pass a `pg.PoolClient` inside your own
+ * `BEGIN … COMMIT` as `publish(..., { tx })`.
+ */
+export interface SqlClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+export interface PublishOptions {
+  /** Same key → same message returned (`duplicate: true`), no second fan-out. */
+  idempotencyKey?: string;
+  /** PostgreSQL only: run inside the caller's transaction, so the event exists iff the caller commits. */
+  tx?: SqlClient;
+  /** `lossless` accepts ids beyond 2^53 (bigint); default `safe`, or `lossless` for a bigint id. */
+  mode?: "safe" | "lossless";
+}
+
+export interface PublishResult {
+  /** `msg_…`, sortable; sent as `webhook-id` on every attempt. */
+  messageId: string;
+  duplicate: boolean;
+  /** Deliveries created by this call (0 for a duplicate). */
+  deliveries: number;
+  createdAt: Date;
+}
+
+export interface OutboxMessage {
+  id: string;
+  /** The exact JSON bytes that are sent. */
+  body: Uint8Array;
+  idempotencyKey: string | null;
+  createdAt: Date;
+}
+
+/** `pending` waits for `dueAt`; `leased` is held by a worker until `dueAt` (the lease expiry). */
+export type DeliveryState = "pending" | "leased" | "delivered" | "failed";
+
+export interface Delivery {
+  id: number;
+  messageId: string;
+  subscriptionId: string;
+  state: DeliveryState;
+  /** When it is next claimable: the retry time, or the lease expiry while leased. */
+  dueAt: Date;
+  /** Attempts made in the current round (reset by resend/recover). */
+  attempts: number;
+  leaseOwner: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}
+
+/** Identifies one lease; a `ClaimedDelivery` is one. */
+export interface LeaseRef {
+  id: number;
+  leaseToken: string;
+}
+
+/** A claimed delivery with everything needed to send it. */
+export interface ClaimedDelivery extends LeaseRef {
+  /** 1-based number of the attempt about to be made (feed it to the retry policy). */
+  attempt: number;
+  leaseExpiresAt: Date;
+  /** When it became due: claims are handed out in this order. */
+  dueAt: Date;
+  message: { id: string; body: Uint8Array; createdAt: Date };
+  /** Decrypted; `secrets` holds only those not expired. */
+  subscription: { id: string; url: string; token: string | null; secrets: string[] };
+}
+
+export interface ClaimOptions {
+  /** How long the worker may hold the deliveries before another worker may reclaim them. */
+  leaseMs: number;
+  workerId: string;
+}
+
+/** One HTTP attempt, as logged. */
+export interface AttemptInput {
+  status?: number | null;
+  latencyMs: number;
+  /** Truncated to 4 KiB of UTF-8. */
+  responseBody?: string | Uint8Array | null;
+  error?: string | null;
+  at?: Date | number;
+}
+
+export interface DeliveryAttempt {
+  id: number;
+  deliveryId: number;
+  attempt: number;
+  attemptedAt: Date;
+  status: number | null;
+  latencyMs: number;
+  responseBody: string | null;
+  error: string | null;
+  workerId: string | null;
+}
+
+export interface OutboxStats {
+  pending: number;
+  leased: number;
+  delivered: number;
+  failed: number;
+  /** Due time of the longest-waiting claimable delivery (expired leases included), `null` if none. */
+  oldestDueAt: Date | null;
+  /** `now - oldestDueAt`, 0 if nothing is due. */
+  oldestDueAgeMs: number;
+}
+
+export interface ListDeliveriesOptions {
+  messageId?: string;
+  subscriptionId?: string;
+  state?: DeliveryState;
+  limit?: number;
+  cursor?: string | null;
+}
+
+/**
+ * The sender's durable queue: messages fanned out to one delivery per enabled subscription,
+ * claimed with leases.
+ *
+ * @example
+ * ```ts
+ * const { messageId } = await store.outbox.publish({ id: 1, name: "Fern" });
+ * for (const d of await store.outbox.claim(10, { leaseMs: 30_000, workerId: "w1" })) {
+ *   const outcome = await deliver(d.subscription, d.message);
+ *   await store.outbox.complete(d, { attempt: outcome });
+ * }
+ * ```
+ */
+export interface Outbox {
+  publish(event: unknown, options?: PublishOptions): Promise<PublishResult>;
+  getMessage(id: string): Promise<OutboxMessage | null>;
+  /** Up to `limit` due deliveries in due-time order, leased to `workerId`. */
+  claim(limit: number, options: ClaimOptions): Promise<ClaimedDelivery[]>;
+  /** Logs an attempt without changing the state (the lease must still be held). */
+  recordAttempt(lease: LeaseRef, attempt: AttemptInput): Promise<void>;
+  /** Delivered: ends the subscription's failure streak. Throws `lease_lost` if the lease moved on. */
+  complete(lease: LeaseRef, options?: { attempt?: AttemptInput }): Promise<void>;
+  /** Retry at `nextAt`: starts the failure streak if none. Fails instead if the subscription is disabled. */
+  reschedule(lease: LeaseRef, nextAt: Date | number, options?: { attempt?: AttemptInput }): Promise<void>;
+  /** Gives up (kept for resend): starts the failure streak if none. */
+  fail(lease: LeaseRef, options?: { attempt?: AttemptInput; reason?: string }): Promise<void>;
+  /** Returns a claimed delivery unattempted (e.g. on shutdown): due now, no attempt counted. */
+  release(lease: LeaseRef): Promise<void>;
+  /** Makes a finished delivery due now with a fresh retry schedule. */
+  resend(deliveryId: number): Promise<Delivery>;
+  /** Resends a subscription's failed deliveries created at or after `since`; returns how many. */
+  recover(subscriptionId: string, since: Date | number): Promise<number>;
+  getDelivery(id: number): Promise<Delivery | null>;
+  /** Newest first. */
+  listDeliveries(options?: ListDeliveriesOptions): Promise<Page<Delivery>>;
+  listAttempts(deliveryId: number): Promise<DeliveryAttempt[]>;
+  stats(): Promise<OutboxStats>;
+  /**
+   * Resolves `true` as soon as new work may exist (a publish, resend or recover; on PostgreSQL
+   * from any process via LISTEN/NOTIFY), `false` after `timeoutMs` (default 1000) or on abort.
+   */
+  waitForWork(signal?: AbortSignal, timeoutMs?: number): Promise<boolean>;
+}

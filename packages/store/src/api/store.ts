@@ -1,0 +1,24 @@
+import type { Inbox } from "./inbox.js";
+import type { Outbox } from "./outbox.js";
+import type { Subscriptions } from "./subscriptions.js";
+
+/**
+ * One durable store: receiver inbox, sender subscriptions and outbox.
+ *
+ * @example
+ * ```ts
+ * const store = await openStore("./data/plant-store.db");
+ * await store.ping(); // for /readyz
+ * await store.close(); // flushes pending inbox writes
+ * ```
+ */
+export interface Store {
+  readonly backend: "sqlite" | "postgres";
+  readonly inbox: Inbox;
+  readonly subscriptions: Subscriptions;
+  readonly outbox: Outbox;
+  /** Throws `StoreUnavailableError` when the database cannot serve queries. */
+  ping(): Promise<void>;
+  /** Waits for pending inbox commits, ends streams and releases connections. Idempotent. */
+  close(): Promise<void>;
+}

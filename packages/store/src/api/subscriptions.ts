@@ -1,0 +1,75 @@
+/** A signing secret (`whsec_…`); several may be active during a rotation. */
+export interface SigningSecret {
+  secret: string;
+  /** After this instant the secret is no longer used to sign; `null` = no expiry. */
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
+/** Where and how the sender delivers events. */
+export interface Subscription {
+  /** `sub_…` */
+  id: string;
+  url: string;
+  /** Sent as `Authorization: Bearer <token>`; `null` when the endpoint needs none. */
+  token: string | null;
+  secrets: SigningSecret[];
+  enabled: boolean;
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  /** Start of the current failure streak (first failed attempt since the last success), for auto-disable. */
+  failingSince: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type SecretInput = string | { secret: string; expiresAt?: Date | number | null };
+
+export interface CreateSubscriptionInput {
+  url: string;
+  token?: string | null;
+  secrets?: readonly SecretInput[];
+  /** Default `true`. */
+  enabled?: boolean;
+}
+
+export interface UpdateSubscriptionInput {
+  url?: string;
+  token?: string | null;
+  /** Replaces the whole list. */
+  secrets?: readonly SecretInput[];
+}
+
+/**
+ * Sender-side endpoints. Tokens and secrets are encrypted at rest when the store has an
+ * encryption key.
+ *
+ * @example
+ * ```ts
+ * const sub = await store.subscriptions.create({ url: "https://example.com/hook", token, secrets: [secret] });
+ * await store.subscriptions.rotateSecret(sub.id, createSecret(), { graceMs: 24 * 3600_000 });
+ * ```
+ */
+export interface Subscriptions {
+  create(input: CreateSubscriptionInput): Promise<Subscription>;
+  get(id: string): Promise<Subscription | null>;
+  list(options?: { enabled?: boolean }): Promise<Subscription[]>;
+  /** Throws `not_found` if it does not exist. */
+  update(id: string, patch: UpdateSubscriptionInput): Promise<Subscription>;
+  /**
+   * Adds `secret` and gives every secret without an expiry `expiresAt = now + graceMs` (default 24 h),
+   * so receivers can switch over while both verify.
+   */
+  rotateSecret(id: string, secret: string, options?: { graceMs?: number }): Promise<Subscription>;
+  /** Disables it and fails its pending deliveries (recover them later with `outbox.recover`). */
+  disable(id: string, reason: string): Promise<Subscription>;
+  /** Enables it and clears the failure streak. */
+  enable(id: string): Promise<Subscription>;
+  /** Deletes it with its deliveries; `false` if it did not exist. */
+  delete(id: string): Promise<boolean>;
+  /**
+   * Disables every enabled subscription whose failure streak started more than `forMs` ago;
+   * returns their ids.
+   */
+  disableFailing(forMs: number, reason?: string): Promise<string[]>;
+}

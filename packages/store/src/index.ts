@@ -1,0 +1,63 @@
+/**
+ * `@plant-store/store`: the durable inbox (receiver) and outbox (sender) of the Plant Store
+ * webhook behind one interface — embedded SQLite by default, PostgreSQL to scale out.
+ *
+ * @example
+ * ```ts
+ * import { openStore } from "@plant-store/store";
+ * const store = await openStore("./data/plant-store.db");
+ * const { duplicate } = await store.inbox.record({ webhookId, body, headers });
+ * ```
+ *
+ * @module
+ */
+
+export { activeSecrets } from "./active-secrets.js";
+export type {
+  HeaderInput,
+  Inbox,
+  InboxEvent,
+  InboxListOptions,
+  InboxRecordInput,
+  InboxRecordResult,
+  InboxStreamOptions,
+  Page,
+} from "./api/inbox.js";
+export type {
+  AttemptInput,
+  ClaimedDelivery,
+  ClaimOptions,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryState,
+  LeaseRef,
+  ListDeliveriesOptions,
+  Outbox,
+  OutboxMessage,
+  OutboxStats,
+  PublishOptions,
+  PublishResult,
+  SqlClient,
+} from "./api/outbox.js";
+export type { Store } from "./api/store.js";
+export type {
+  CreateSubscriptionInput,
+  SecretInput,
+  SigningSecret,
+  Subscription,
+  Subscriptions,
+  UpdateSubscriptionInput,
+} from "./api/subscriptions.js";
+export {
+  InvalidEventError,
+  StoreConfigError,
+  StoreConflictError,
+  StoreError,
+  StoreInputError,
+  StoreUnavailableError,
+} from "./errors.js";
+export { openStore } from "./open-store.js";
+export type { OpenStoreOptions, StoreLogger } from "./options.js";
+export { KEPT_HEADERS } from "./shared/headers.js";
+export { parseEncryptionKey } from "./shared/secret-box.js";
+export { MAX_RESPONSE_BYTES } from "./shared/truncate.js";

@@ -1,0 +1,64 @@
+import type { Pool } from "pg";
+
+/** Where warnings go (pino, console, …). Messages never contain secrets. */
+export interface StoreLogger {
+  warn(message: string): void;
+}
+
+/**
+ * Options of `openStore`. `url` picks the backend: `":memory:"`, a file path, `sqlite:<path>` or
+ * `file:<path>` → SQLite; `postgres://…` / `postgresql://…` (or `pool`) → PostgreSQL.
+ */
+export interface OpenStoreOptions {
+  url?: string;
+  /** PostgreSQL: schema holding the tables (created if missing); default `plant_store`. */
+  schema?: string;
+  /** PostgreSQL: use this pool instead of creating one (it is not ended by `close()`). */
+  pool?: Pool;
+  /** PostgreSQL: size of the pool the store creates; default 10. */
+  poolSize?: number;
+  /**
+   * 32-byte key (64 hex characters or base64) used to encrypt subscription tokens and signing
+   * secrets with AES-256-GCM. Without it they are stored in clear and a warning is logged.
+   */
+  encryptionKey?: string;
+  /** Older keys still accepted for decryption after a key rotation. */
+  previousEncryptionKeys?: readonly string[];
+  /** Milliseconds since the epoch; default `Date.now`. Tests compress time with it. */
+  now?: () => number;
+  /** Default: `console`. */
+  logger?: StoreLogger;
+  /** Inbox group commit (default `true`): writes arriving in the same tick share one transaction. */
+  groupCommit?: boolean;
+  /** Most events per group commit; default 500. */
+  maxBatchSize?: number;
+  /** Extra request headers to keep with inbox events (credentials are always dropped). */
+  keepHeaders?: readonly string[];
+  /** SQLite: how long a write waits for another connection's lock before failing; default 5000. */
+  busyTimeoutMs?: number;
+  /** Apply pending migrations at open (default `true`); `false` fails if the schema is behind. */
+  migrate?: boolean;
+}
+
+/** Options after defaults, as the backends see them. */
+export interface ResolvedOptions {
+  now: () => number;
+  logger: StoreLogger;
+  groupCommit: boolean;
+  maxBatchSize: number;
+  keepHeaders: readonly string[];
+  migrate: boolean;
+  busyTimeoutMs: number;
+}
+
+export function resolveOptions(options: OpenStoreOptions): ResolvedOptions {
+  return {
+    now: options.now ?? Date.now,
+    logger: options.logger ?? console,
+    groupCommit: options.groupCommit ?? true,
+    maxBatchSize: Math.max(1, options.maxBatchSize ?? 500),
+    keepHeaders: options.keepHeaders ?? [],
+    migrate: options.migrate ?? true,
+    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+  };
+}

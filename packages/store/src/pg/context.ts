@@ -1,0 +1,106 @@
+import type { Pool, PoolClient } from "pg";
+import type { SqlClient } from "../api/outbox.js";
+import { StoreError, StoreUnavailableError } from "../errors.js";
+import type { ResolvedOptions } from "../options.js";
+import type { Notifier } from "../shared/notifier.js";
+import type { SecretBox } from "../shared/secret-box.js";
+import type { PgListener } from "./listener.js";
+
+/** What the PostgreSQL inbox, subscriptions and outbox share. */
+export interface PgContext {
+  pool: Pool;
+  /** The quoted schema, to prefix every table. */
+  s: string;
+  channels: { inbox: string; outbox: string };
+  options: ResolvedOptions;
+  box: SecretBox;
+  closed: AbortSignal;
+  inboxSeqs: Notifier<number[]>;
+  outboxWork: Notifier<void>;
+  listener: PgListener;
+  nextId: () => string;
+}
+
+// SQLSTATE classes/codes that mean "the database cannot serve us right now" (connection lost,
+// shutting down, out of resources, read-only standby after a failover, deadlock/serialization).
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P0[1-4]|58|40001|40P01|25006)/;
+const UNAVAILABLE_NODE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+  "EHOSTUNREACH",
+]);
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|not queryable|Cannot use a pool after calling end|Client was closed/i;
+
+/** Maps a pg error to a `StoreError`; store errors pass through. */
+export function mapPgError(error: unknown): unknown {
+  if (error instanceof StoreError) return error;
+  const code = (error as { code?: unknown })?.code;
+  const message = (error as Error)?.message ?? String(error);
+  if (
+    (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NODE.has(code))) ||
+    UNAVAILABLE_MESSAGE.test(message) ||
+    error instanceof AggregateError
+  ) {
+    return new StoreUnavailableError(
+      `PostgreSQL is unavailable (${typeof code === "string" ? code : message}).`,
+      { cause: error },
+    );
+  }
+  return new StoreError("store_error", `PostgreSQL failed: ${message}`, { cause: error });
+}
+
+function closedError(): StoreUnavailableError {
+  return new StoreUnavailableError("The store is closed.", { code: "store_closed" });
+}
+
+/**
+ * Runs one statement (on `client` if given, else the pool) and returns its rows; errors mapped.
+ *
+ * @example
+ * ```ts
+ * const [row] = await query<{ n: string }>(ctx, `SELECT count(*) AS n FROM ${ctx.s}.inbox_events`);
+ * ```
+ */
+export async function query<T = Record<string, unknown>>(
+  ctx: PgContext,
+  text: string,
+  values?: unknown[],
+  client?: SqlClient,
+): Promise<T[]> {
+  if (ctx.closed.aborted) throw closedError();
+  try {
+    return (await (client ?? ctx.pool).query(text, values)).rows as T[];
+  } catch (error) {
+    throw mapPgError(error);
+  }
+}
+
+/** Runs `work` in BEGIN … COMMIT on one pooled connection; rolls back on error. */
+export async function transaction<T>(ctx: PgContext, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  if (ctx.closed.aborted) throw closedError();
+  let client: PoolClient;
+  try {
+    client = await ctx.pool.connect();
+  } catch (error) {
+    throw mapPgError(error);
+  }
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch((e: Error) => {
+      broken = e;
+    });
+    throw mapPgError(error);
+  } finally {
+    client.release(broken);
+  }
+}

@@ -1,0 +1,205 @@
+import type { Pool } from "pg";
+import { StoreConfigError } from "../errors.js";
+
+/** One schema step, as SQL for a given (quoted) schema. Never edit a released one: append. */
+export interface PgMigration {
+  version: number;
+  name: string;
+  sql: (s: string) => string;
+}
+
+/**
+ * PostgreSQL schema history; every name is qualified with the store's schema, so statements work
+ * on a caller's connection whatever its search_path. Times are int8 milliseconds since the epoch.
+ */
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  {
+    version: 1,
+    name: "inbox, subscriptions, outbox",
+    sql: (s) => `
+CREATE TABLE ${s}.inbox_events (
+  seq          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  webhook_id   text   NOT NULL UNIQUE,
+  body         bytea  NOT NULL,
+  headers      jsonb  NOT NULL,
+  received_at  bigint NOT NULL,
+  processed_at bigint
+);
+CREATE INDEX inbox_events_unprocessed_idx ON ${s}.inbox_events (seq) WHERE processed_at IS NULL;
+
+CREATE TABLE ${s}.subscriptions (
+  id              text    PRIMARY KEY,
+  url             text    NOT NULL,
+  token           text,
+  secrets         jsonb   NOT NULL DEFAULT '[]',
+  enabled         boolean NOT NULL DEFAULT true,
+  disabled_reason text,
+  disabled_at     bigint,
+  failing_since   bigint,
+  created_at      bigint  NOT NULL,
+  updated_at      bigint  NOT NULL
+);
+CREATE INDEX subscriptions_failing_idx ON ${s}.subscriptions (failing_since) WHERE enabled;
+
+CREATE TABLE ${s}.messages (
+  id              text   PRIMARY KEY,
+  idempotency_key text   UNIQUE,
+  body            bytea  NOT NULL,
+  created_at      bigint NOT NULL
+);
+
+CREATE TABLE ${s}.deliveries (
+  id              bigint  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  message_id      text    NOT NULL REFERENCES ${s}.messages (id) ON DELETE CASCADE,
+  subscription_id text    NOT NULL REFERENCES ${s}.subscriptions (id) ON DELETE CASCADE,
+  state           text    NOT NULL CHECK (state IN ('pending', 'leased', 'delivered', 'failed')),
+  due_at          bigint  NOT NULL, -- next claimable time: retry time, or lease expiry while leased
+  attempts        integer NOT NULL DEFAULT 0,
+  lease_owner     text,
+  lease_token     text,
+  last_status     integer,
+  last_error      text,
+  created_at      bigint  NOT NULL,
+  updated_at      bigint  NOT NULL,
+  finished_at     bigint
+);
+-- The claim index: only claimable rows, in due order. Expired leases are claimable too.
+CREATE INDEX deliveries_due_idx ON ${s}.deliveries (due_at, id) WHERE state IN ('pending', 'leased');
+CREATE INDEX deliveries_subscription_idx ON ${s}.deliveries (subscription_id, state, created_at);
+CREATE INDEX deliveries_message_idx ON ${s}.deliveries (message_id);
+
+CREATE TABLE ${s}.delivery_attempts (
+  id            bigint  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  delivery_id   bigint  NOT NULL REFERENCES ${s}.deliveries (id) ON DELETE CASCADE,
+  attempt       integer NOT NULL,
+  attempted_at  bigint  NOT NULL,
+  status        integer,
+  latency_ms    integer NOT NULL,
+  response_body text,
+  error         text,
+  worker_id     text
+);
+CREATE INDEX delivery_attempts_delivery_idx ON ${s}.delivery_attempts (delivery_id, id);
+`,
+  },
+  {
+    version: 2,
+    name: "delivery state counters",
+    // Stats must not count a million-row table on every metrics scrape. Concurrent workers must not
+    // queue on one counter row either, so each statement appends its deltas (statement triggers
+    // with transition tables: one row per statement, not per delivery) and readers compact them.
+    sql: (s) => `
+CREATE TABLE ${s}.delivery_counts (
+  id    bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  state text   NOT NULL,
+  delta bigint NOT NULL
+);
+INSERT INTO ${s}.delivery_counts (state, delta) SELECT state, count(*) FROM ${s}.deliveries GROUP BY state;
+
+CREATE FUNCTION ${s}.deliveries_count_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO ${s}.delivery_counts (state, delta) SELECT state, count(*) FROM new_rows GROUP BY state;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION ${s}.deliveries_count_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO ${s}.delivery_counts (state, delta)
+    SELECT state, sum(delta) FROM (
+      SELECT state, 1 AS delta FROM new_rows UNION ALL SELECT state, -1 FROM old_rows
+    ) changes GROUP BY state HAVING sum(delta) <> 0;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION ${s}.deliveries_count_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO ${s}.delivery_counts (state, delta) SELECT state, -count(*) FROM old_rows GROUP BY state;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER deliveries_count_insert AFTER INSERT ON ${s}.deliveries
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.deliveries_count_insert();
+CREATE TRIGGER deliveries_count_update AFTER UPDATE ON ${s}.deliveries
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.deliveries_count_update();
+CREATE TRIGGER deliveries_count_delete AFTER DELETE ON ${s}.deliveries
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.deliveries_count_delete();
+`,
+  },
+];
+
+/** The newest schema version this package knows. */
+export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
+
+/** `"name"` with embedded quotes doubled. */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Applies pending migrations in one transaction under an advisory lock keyed by the schema, so
+ * several instances starting at once apply each migration exactly once. Idempotent.
+ *
+ * @example
+ * ```ts
+ * await migratePg(pool, "plant_store", { apply: true, now: Date.now }); // [1, 2], then []
+ * ```
+ */
+export async function migratePg(
+  pool: Pool,
+  schema: string,
+  options: { apply: boolean; now: () => number },
+): Promise<number[]> {
+  const s = quoteIdent(schema);
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    if (options.apply)
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`plant_store:${schema}`]);
+    // Checked first: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even when it exists.
+    const exists = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
+    if (exists.rowCount === 0 && options.apply) await client.query(`CREATE SCHEMA ${s}`);
+    if (options.apply) {
+      await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
+  version    integer PRIMARY KEY,
+  name       text    NOT NULL,
+  applied_at bigint  NOT NULL
+)`);
+    }
+    const table = await client.query("SELECT to_regclass($1) AS t", [`${s}.schema_migrations`]);
+    const applied = new Set<number>(
+      table.rows[0]?.t
+        ? (await client.query(`SELECT version FROM ${s}.schema_migrations`)).rows.map((r) =>
+            Number(r.version),
+          )
+        : [],
+    );
+    const newest = Math.max(0, ...applied);
+    if (newest > PG_SCHEMA_VERSION) {
+      throw new StoreConfigError(
+        "schema_too_new",
+        `The database schema is at version ${newest} but this @plant-store/store knows up to ${PG_SCHEMA_VERSION}; upgrade the package.`,
+      );
+    }
+    const pending = PG_MIGRATIONS.filter((m) => !applied.has(m.version));
+    if (pending.length > 0 && !options.apply) {
+      throw new StoreConfigError(
+        "schema_outdated",
+        `The database schema lacks migrations ${pending.map((m) => m.version).join(", ")}; open it with migrate enabled.`,
+      );
+    }
+    for (const m of pending) {
+      await client.query(m.sql(s));
+      await client.query(
+        `INSERT INTO ${s}.schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
+        [m.version, m.name, options.now()],
+      );
+    }
+    await client.query("COMMIT");
+    return pending.map((m) => m.version);
+  } catch (error) {
+    await client.query("ROLLBACK").catch((e: Error) => {
+      broken = e;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -1,0 +1,116 @@
+import { createHash } from "node:crypto";
+import { createMessageIdGenerator } from "@plant-store/core";
+import pg from "pg";
+import type { Store } from "../api/store.js";
+import { StoreInputError } from "../errors.js";
+import type { OpenStoreOptions, ResolvedOptions } from "../options.js";
+import { Notifier } from "../shared/notifier.js";
+import type { SecretBox } from "../shared/secret-box.js";
+import { mapPgError, type PgContext, query } from "./context.js";
+import { PgListener } from "./listener.js";
+import { migratePg, quoteIdent } from "./migrations.js";
+import { createPgInbox } from "./pg-inbox.js";
+import { createPgOutbox } from "./pg-outbox.js";
+import { createPgSubscriptions } from "./pg-subscriptions.js";
+
+/** NOTIFY channel names: short (identifiers stop at 63 bytes) and distinct per schema. */
+export function pgChannels(schema: string): { inbox: string; outbox: string } {
+  const tag = createHash("sha256").update(schema).digest("hex").slice(0, 12);
+  return { inbox: `plant_store_${tag}_inbox`, outbox: `plant_store_${tag}_outbox` };
+}
+
+/**
+ * Opens a PostgreSQL store: a pool (or the caller's), migrations under an advisory lock, and a
+ * LISTEN connection started on first use.
+ *
+ * @example
+ * ```ts
+ * const store = await openPgStore({ url: "postgres://localhost/app", schema: "webhooks" }, resolveOptions({}), box);
+ * ```
+ */
+export async function openPgStore(
+  options: OpenStoreOptions,
+  resolved: ResolvedOptions,
+  box: SecretBox,
+): Promise<Store> {
+  const schema = options.schema ?? "plant_store";
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw new StoreInputError(
+      "invalid_schema",
+      "schema must be a plain identifier (letters, digits, _; at most 63).",
+    );
+  }
+  const ownsPool = options.pool === undefined;
+  const pool =
+    options.pool ??
+    new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+    });
+  // An idle pooled connection dropped by the server emits 'error' on the pool; unhandled, it would
+  // crash the process. The next query reconnects.
+  if (ownsPool)
+    pool.on("error", (error) =>
+      resolved.logger.warn(`plant-store: idle PostgreSQL connection lost (${error.message}).`),
+    );
+  try {
+    await migratePg(pool, schema, { apply: resolved.migrate, now: resolved.now });
+  } catch (error) {
+    if (ownsPool) await pool.end().catch(() => {});
+    throw mapPgError(error);
+  }
+
+  const channels = pgChannels(schema);
+  const inboxSeqs = new Notifier<number[]>();
+  const outboxWork = new Notifier<void>();
+  const listenerConfig: pg.ClientConfig = options.url
+    ? { connectionString: options.url }
+    : { ...pool.options };
+  const listener = new PgListener(
+    listenerConfig,
+    new Map([
+      [channels.inbox, (payload: string) => inboxSeqs.emit(payload ? [Number(payload)] : [])],
+      [channels.outbox, () => outboxWork.emit()],
+    ]),
+    () => {
+      inboxSeqs.emit([]);
+      outboxWork.emit();
+    },
+    resolved.logger,
+  );
+  const closing = new AbortController();
+  const ctx: PgContext = {
+    pool,
+    s: quoteIdent(schema),
+    channels,
+    options: resolved,
+    box,
+    closed: closing.signal,
+    inboxSeqs,
+    outboxWork,
+    listener,
+    nextId: createMessageIdGenerator({ now: resolved.now }),
+  };
+  const inbox = createPgInbox(ctx);
+  let closed: Promise<void> | undefined;
+
+  return {
+    backend: "postgres",
+    inbox,
+    subscriptions: createPgSubscriptions(ctx),
+    outbox: createPgOutbox(ctx),
+    async ping() {
+      await query(ctx, "SELECT 1");
+    },
+    close() {
+      closed ??= (async () => {
+        await inbox.drain();
+        closing.abort();
+        await listener.stop();
+        if (ownsPool) await pool.end();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { StoreInputError } from "../errors.js";
+
+/**
+ * Opaque page cursor for keyset pagination on a numeric key (newest first: the next page holds keys
+ * below it).
+ *
+ * @example
+ * ```ts
+ * decodeCursor(encodeCursor(42)); // 42
+ * ```
+ */
+export function encodeCursor(key: number): string {
+  return Buffer.from(`k:${key}`, "utf8").toString("base64url");
+}
+
+/** The key inside a cursor; `null` for no cursor; throws `invalid_cursor` for anything else. */
+export function decodeCursor(cursor: string | null | undefined): number | null {
+  if (cursor === null || cursor === undefined || cursor === "") return null;
+  const match = /^k:(\d{1,16})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  const key = match ? Number(match[1]) : Number.NaN;
+  if (!Number.isSafeInteger(key)) {
+    throw new StoreInputError(
+      "invalid_cursor",
+      "The cursor is not one this store returned; start again without it.",
+    );
+  }
+  return key;
+}
+
+/** Clamps a page size to 1..1000 (default 50). */
+export function pageLimit(limit: number | undefined): number {
+  if (limit === undefined) return 50;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new StoreInputError("invalid_limit", "limit must be a positive integer.");
+  }
+  return Math.min(limit, 1000);
+}

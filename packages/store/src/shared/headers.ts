@@ -1,0 +1,67 @@
+import type { HeaderInput } from "../api/inbox.js";
+
+/** Headers kept with every inbox event: enough to replay and debug, nothing secret. */
+export const KEPT_HEADERS: readonly string[] = [
+  "webhook-id",
+  "webhook-timestamp",
+  "content-type",
+  "user-agent",
+];
+
+// Never stored even if an app lists them: credentials, and signatures (useless after verification,
+// and a leak of one lets anyone replay the event inside its timestamp window).
+const NEVER_KEPT = new Set([
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+  "webhook-signature",
+  "x-api-key",
+]);
+
+/**
+ * Builds the allow-list: the defaults plus `extra`, minus credentials.
+ *
+ * @example
+ * ```ts
+ * keptHeaderSet(["x-request-id", "authorization"]); // has x-request-id, not authorization
+ * ```
+ */
+export function keptHeaderSet(extra: readonly string[]): ReadonlySet<string> {
+  const names = new Set([...KEPT_HEADERS, ...extra.map((h) => h.toLowerCase())]);
+  for (const name of NEVER_KEPT) names.delete(name);
+  return names;
+}
+
+/**
+ * Keeps the allowed headers, lower-cased; repeated values are joined with ", ".
+ *
+ * @example
+ * ```ts
+ * pickHeaders({ "Content-Type": "application/json", Authorization: "Bearer x" }, keptHeaderSet([]));
+ * // { "content-type": "application/json" }
+ * ```
+ */
+export function pickHeaders(
+  input: HeaderInput | undefined,
+  keep: ReadonlySet<string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!input) return out;
+  const add = (name: string, value: string | readonly string[] | undefined) => {
+    const key = name.toLowerCase();
+    if (value === undefined || !keep.has(key)) return;
+    const text = typeof value === "string" ? value : value.join(", ");
+    out[key] = key in out ? `${out[key]}, ${text}` : text;
+  };
+  if (typeof (input as { forEach?: unknown }).forEach === "function" && !Array.isArray(input)) {
+    (input as { forEach(cb: (value: string, name: string) => void): void }).forEach((value, name) => {
+      add(name, value);
+    });
+  } else if (Symbol.iterator in input) {
+    for (const [name, value] of input as Iterable<readonly [string, string]>) add(name, value);
+  } else {
+    for (const [name, value] of Object.entries(input)) add(name, value);
+  }
+  return out;
+}

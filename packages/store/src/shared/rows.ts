@@ -1,0 +1,103 @@
+import type { InboxEvent } from "../api/inbox.js";
+import type { Delivery, DeliveryAttempt, DeliveryState, OutboxMessage } from "../api/outbox.js";
+import { toDate } from "./time.js";
+
+type Int = number | string;
+
+/** Columns of `inbox_events` (pg returns int8 as strings, jsonb parsed). */
+export interface InboxRow {
+  seq: Int;
+  webhook_id: string;
+  body: Uint8Array;
+  headers: string | Record<string, string>;
+  received_at: Int;
+  processed_at: Int | null;
+}
+
+export function toInboxEvent(row: InboxRow): InboxEvent {
+  return {
+    seq: Number(row.seq),
+    webhookId: row.webhook_id,
+    body: row.body,
+    headers: typeof row.headers === "string" ? JSON.parse(row.headers) : row.headers,
+    receivedAt: new Date(Number(row.received_at)),
+    processedAt: toDate(row.processed_at),
+  };
+}
+
+/** Columns of `deliveries`. */
+export interface DeliveryRow {
+  id: Int;
+  message_id: string;
+  subscription_id: string;
+  state: DeliveryState;
+  due_at: Int;
+  attempts: Int;
+  lease_owner: string | null;
+  last_status: Int | null;
+  last_error: string | null;
+  created_at: Int;
+  updated_at: Int;
+  finished_at: Int | null;
+}
+
+export function toDelivery(row: DeliveryRow): Delivery {
+  return {
+    id: Number(row.id),
+    messageId: row.message_id,
+    subscriptionId: row.subscription_id,
+    state: row.state,
+    dueAt: new Date(Number(row.due_at)),
+    attempts: Number(row.attempts),
+    leaseOwner: row.lease_owner,
+    lastStatus: row.last_status === null ? null : Number(row.last_status),
+    lastError: row.last_error,
+    createdAt: new Date(Number(row.created_at)),
+    updatedAt: new Date(Number(row.updated_at)),
+    finishedAt: toDate(row.finished_at),
+  };
+}
+
+/** Columns of `delivery_attempts`. */
+export interface AttemptRow {
+  id: Int;
+  delivery_id: Int;
+  attempt: Int;
+  attempted_at: Int;
+  status: Int | null;
+  latency_ms: Int;
+  response_body: string | null;
+  error: string | null;
+  worker_id: string | null;
+}
+
+export function toAttempt(row: AttemptRow): DeliveryAttempt {
+  return {
+    id: Number(row.id),
+    deliveryId: Number(row.delivery_id),
+    attempt: Number(row.attempt),
+    attemptedAt: new Date(Number(row.attempted_at)),
+    status: row.status === null ? null : Number(row.status),
+    latencyMs: Number(row.latency_ms),
+    responseBody: row.response_body,
+    error: row.error,
+    workerId: row.worker_id,
+  };
+}
+
+/** Columns of `messages`. */
+export interface MessageRow {
+  id: string;
+  idempotency_key: string | null;
+  body: Uint8Array;
+  created_at: Int;
+}
+
+export function toMessage(row: MessageRow): OutboxMessage {
+  return {
+    id: row.id,
+    body: row.body,
+    idempotencyKey: row.idempotency_key,
+    createdAt: new Date(Number(row.created_at)),
+  };
+}

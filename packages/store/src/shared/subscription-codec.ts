@@ -1,0 +1,120 @@
+import { parseSecret } from "@plant-store/core";
+import type { SecretInput, SigningSecret, Subscription } from "../api/subscriptions.js";
+import { StoreInputError } from "../errors.js";
+import type { SecretBox } from "./secret-box.js";
+import { toDate, toMillis } from "./time.js";
+import { checkCredential } from "./validate.js";
+
+/** A subscriptions row as either backend returns it (pg: booleans and int8 strings, jsonb parsed). */
+export interface SubscriptionRow {
+  id: string;
+  url: string;
+  token: string | null;
+  secrets: string | StoredSecret[];
+  enabled: number | boolean;
+  disabled_reason: string | null;
+  disabled_at: number | string | null;
+  failing_since: number | string | null;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+/** How one secret is kept in the `secrets` JSON column; `secret` is sealed. */
+export interface StoredSecret {
+  secret: string;
+  expiresAt: number | null;
+  createdAt: number;
+}
+
+const tokenAad = (id: string) => `${id}:token`;
+const secretAad = (id: string) => `${id}:secret`;
+
+/** Seals a token for row `id` (`null` stays `null`). */
+export function sealToken(box: SecretBox, id: string, token: string | null | undefined): string | null {
+  return token === null || token === undefined
+    ? null
+    : box.seal(checkCredential(token, "token"), tokenAad(id));
+}
+
+/** Validates and seals secrets for row `id`. */
+export function sealSecrets(
+  box: SecretBox,
+  id: string,
+  secrets: readonly SecretInput[],
+  now: number,
+): StoredSecret[] {
+  if (!Array.isArray(secrets)) throw new StoreInputError("invalid_secret", "secrets must be an array.");
+  return secrets.map((input) => {
+    const { secret, expiresAt } = typeof input === "string" ? { secret: input, expiresAt: null } : input;
+    return {
+      secret: box.seal(checkSecret(secret), secretAad(id)),
+      expiresAt: expiresAt === null || expiresAt === undefined ? null : toMillis(expiresAt),
+      createdAt: now,
+    };
+  });
+}
+
+/** A Standard Webhooks secret core can sign with (`whsec_` + base64); messages never echo it. */
+function checkSecret(secret: unknown): string {
+  checkCredential(secret, "secret");
+  try {
+    parseSecret(secret as string);
+  } catch (cause) {
+    throw new StoreInputError("invalid_secret", (cause as Error).message, { cause });
+  }
+  return secret as string;
+}
+
+/** Decodes the stored JSON (SQLite text or pg jsonb) without unsealing. */
+export function storedSecrets(value: string | StoredSecret[]): StoredSecret[] {
+  return typeof value === "string" ? (JSON.parse(value) as StoredSecret[]) : value;
+}
+
+/** Row → public `Subscription`, unsealing credentials. */
+export function decodeSubscription(box: SecretBox, row: SubscriptionRow): Subscription {
+  return {
+    id: row.id,
+    url: row.url,
+    token: row.token === null ? null : box.open(row.token, tokenAad(row.id)),
+    secrets: storedSecrets(row.secrets).map(
+      (s): SigningSecret => ({
+        secret: box.open(s.secret, secretAad(row.id)),
+        expiresAt: toDate(s.expiresAt),
+        createdAt: new Date(s.createdAt),
+      }),
+    ),
+    enabled: row.enabled === true || row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    disabledAt: toDate(row.disabled_at),
+    failingSince: toDate(row.failing_since),
+    createdAt: new Date(Number(row.created_at)),
+    updatedAt: new Date(Number(row.updated_at)),
+  };
+}
+
+/** The secrets a sender signs with at `now`: unsealed, expired ones left out. */
+export function activeSecretsOf(
+  box: SecretBox,
+  id: string,
+  value: string | StoredSecret[],
+  now: number,
+): string[] {
+  return storedSecrets(value)
+    .filter((s) => s.expiresAt === null || s.expiresAt > now)
+    .map((s) => box.open(s.secret, secretAad(id)));
+}
+
+/** Rotation: the new secret, and every open-ended one set to expire at `now + graceMs`. */
+export function rotateStoredSecrets(
+  box: SecretBox,
+  id: string,
+  current: StoredSecret[],
+  secret: string,
+  now: number,
+  graceMs: number,
+): StoredSecret[] {
+  const kept = current
+    .filter((s) => s.expiresAt === null || s.expiresAt > now)
+    .map((s) => (s.expiresAt === null ? { ...s, expiresAt: now + graceMs } : s));
+  return [...kept, ...sealSecrets(box, id, [secret], now)];
+}

@@ -1,0 +1,54 @@
+import { StoreInputError } from "../errors.js";
+
+/** Checks a subscription URL: absolute http(s), no credentials (those belong in the token). */
+export function checkUrl(url: unknown): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof url === "string" ? new URL(url) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== "https:" && parsed.protocol !== "http:")) {
+    throw new StoreInputError("invalid_url", "The subscription url must be an absolute http(s) URL.");
+  }
+  if (parsed.username || parsed.password) {
+    throw new StoreInputError(
+      "invalid_url",
+      "The subscription url must not contain credentials; pass them as the token so they are encrypted.",
+    );
+  }
+  return parsed.href;
+}
+
+/** A non-empty header-safe value (no whitespace or control characters); the message never echoes it. */
+export function checkCredential(value: unknown, what: "token" | "secret"): string {
+  if (typeof value !== "string" || value.length === 0 || value.length > 4096 || /[\s\p{Cc}]/u.test(value)) {
+    throw new StoreInputError(
+      `invalid_${what}`,
+      `The ${what} must be a non-empty string without spaces or control characters.`,
+    );
+  }
+  return value;
+}
+
+/** A non-empty printable id of at most 256 characters (webhook ids, idempotency keys, worker ids). */
+export function checkKey(value: unknown, what: string): string {
+  if (typeof value !== "string" || value.length === 0 || value.length > 256 || /\p{Cc}/u.test(value)) {
+    throw new StoreInputError(
+      `invalid_${what.replaceAll(" ", "_")}`,
+      `The ${what} must be 1 to 256 printable characters.`,
+    );
+  }
+  return value;
+}
+
+/** A positive safe integer. */
+export function checkPositiveInt(value: unknown, what: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new StoreInputError(
+      `invalid_${what.replaceAll(" ", "_")}`,
+      `The ${what} must be a positive integer.`,
+    );
+  }
+  return value;
+}

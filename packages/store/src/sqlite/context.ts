@@ -1,0 +1,51 @@
+import type Database from "better-sqlite3";
+import { StoreError, StoreUnavailableError } from "../errors.js";
+import type { ResolvedOptions } from "../options.js";
+import type { Notifier } from "../shared/notifier.js";
+import type { SecretBox } from "../shared/secret-box.js";
+
+/** What the SQLite inbox, subscriptions and outbox share. */
+export interface SqliteContext {
+  db: Database.Database;
+  options: ResolvedOptions;
+  box: SecretBox;
+  closed: AbortSignal;
+  inboxSeqs: Notifier<number[]>;
+  outboxWork: Notifier<void>;
+  /** ULID-ordered ids from core's generator. */
+  nextId: () => string;
+  /** A prepared statement, cached by its text. */
+  sql(text: string): Database.Statement;
+}
+
+// Conditions of the disk or of other processes, not of the caller's input: the app should answer
+// 503 and the sender retry later.
+const TRANSIENT = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY|NOMEM|PROTOCOL|CORRUPT|NOTADB)/;
+
+/** Maps a better-sqlite3 error to a `StoreError`; store errors pass through. */
+export function mapSqliteError(error: unknown): unknown {
+  if (error instanceof StoreError) return error;
+  const code = (error as { code?: unknown })?.code;
+  // Node system errors (EACCES, ENOSPC, EROFS… from creating the directory) are the disk's too.
+  if (typeof code === "string" && (TRANSIENT.test(code) || /^E[A-Z]+$/.test(code))) {
+    return new StoreUnavailableError(`The SQLite database is unavailable (${code}).`, { cause: error });
+  }
+  if (error instanceof TypeError && /database connection is not open/.test(error.message)) {
+    return new StoreUnavailableError("The store is closed.", { cause: error, code: "store_closed" });
+  }
+  return new StoreError("store_error", `SQLite failed: ${(error as Error)?.message ?? String(error)}`, {
+    cause: error,
+  });
+}
+
+/** Runs synchronous database work as a promise: rejects once closed, maps errors. */
+export function runSqlite<T>(ctx: SqliteContext, work: () => T): Promise<T> {
+  if (ctx.closed.aborted) {
+    return Promise.reject(new StoreUnavailableError("The store is closed.", { code: "store_closed" }));
+  }
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(mapSqliteError(error));
+  }
+}

@@ -1,0 +1,158 @@
+import type Database from "better-sqlite3";
+import { StoreConfigError } from "../errors.js";
+
+/** One schema step. Never edit a released migration: append a new one. */
+export interface SqliteMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * SQLite schema history. Times are integer milliseconds since the epoch (the same in both
+ * backends, so the clock can be injected in tests).
+ */
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+  {
+    version: 1,
+    name: "inbox, subscriptions, outbox",
+    sql: `
+CREATE TABLE inbox_events (
+  seq          INTEGER PRIMARY KEY AUTOINCREMENT, -- AUTOINCREMENT: never reused, so stream positions stay valid
+  webhook_id   TEXT    NOT NULL UNIQUE,
+  body         BLOB    NOT NULL,
+  headers      TEXT    NOT NULL,
+  received_at  INTEGER NOT NULL,
+  processed_at INTEGER
+);
+CREATE INDEX inbox_events_unprocessed_idx ON inbox_events (seq) WHERE processed_at IS NULL;
+
+CREATE TABLE subscriptions (
+  id              TEXT    PRIMARY KEY,
+  url             TEXT    NOT NULL,
+  token           TEXT,
+  secrets         TEXT    NOT NULL DEFAULT '[]',
+  enabled         INTEGER NOT NULL DEFAULT 1,
+  disabled_reason TEXT,
+  disabled_at     INTEGER,
+  failing_since   INTEGER,
+  created_at      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL
+);
+CREATE INDEX subscriptions_failing_idx ON subscriptions (failing_since) WHERE enabled = 1;
+
+CREATE TABLE messages (
+  id              TEXT    PRIMARY KEY,
+  idempotency_key TEXT    UNIQUE,
+  body            BLOB    NOT NULL,
+  created_at      INTEGER NOT NULL
+);
+
+CREATE TABLE deliveries (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  message_id      TEXT    NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+  subscription_id TEXT    NOT NULL REFERENCES subscriptions (id) ON DELETE CASCADE,
+  state           TEXT    NOT NULL CHECK (state IN ('pending', 'leased', 'delivered', 'failed')),
+  due_at          INTEGER NOT NULL, -- next claimable time: retry time, or lease expiry while leased
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  lease_owner     TEXT,
+  lease_token     TEXT,
+  last_status     INTEGER,
+  last_error      TEXT,
+  created_at      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL,
+  finished_at     INTEGER
+);
+-- The claim index: only claimable rows, in due order. Expired leases are claimable too.
+CREATE INDEX deliveries_due_idx ON deliveries (due_at, id) WHERE state IN ('pending', 'leased');
+CREATE INDEX deliveries_subscription_idx ON deliveries (subscription_id, state, created_at);
+CREATE INDEX deliveries_message_idx ON deliveries (message_id);
+
+CREATE TABLE delivery_attempts (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  delivery_id   INTEGER NOT NULL REFERENCES deliveries (id) ON DELETE CASCADE,
+  attempt       INTEGER NOT NULL,
+  attempted_at  INTEGER NOT NULL,
+  status        INTEGER,
+  latency_ms    INTEGER NOT NULL,
+  response_body TEXT,
+  error         TEXT,
+  worker_id     TEXT
+);
+CREATE INDEX delivery_attempts_delivery_idx ON delivery_attempts (delivery_id, id);
+`,
+  },
+  {
+    version: 2,
+    name: "delivery state counters",
+    // Stats must not count a million-row table on every metrics scrape; counters kept by triggers
+    // make them O(1). Backfilled from the rows a v1 database already has.
+    sql: `
+CREATE TABLE delivery_counts (
+  state TEXT    PRIMARY KEY,
+  n     INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO delivery_counts (state, n)
+  SELECT s.state, (SELECT count(*) FROM deliveries d WHERE d.state = s.state)
+  FROM (SELECT 'pending' AS state UNION ALL SELECT 'leased' UNION ALL SELECT 'delivered' UNION ALL SELECT 'failed') s;
+
+CREATE TRIGGER deliveries_count_insert AFTER INSERT ON deliveries BEGIN
+  UPDATE delivery_counts SET n = n + 1 WHERE state = NEW.state;
+END;
+CREATE TRIGGER deliveries_count_update AFTER UPDATE OF state ON deliveries WHEN OLD.state <> NEW.state BEGIN
+  UPDATE delivery_counts SET n = n - 1 WHERE state = OLD.state;
+  UPDATE delivery_counts SET n = n + 1 WHERE state = NEW.state;
+END;
+CREATE TRIGGER deliveries_count_delete AFTER DELETE ON deliveries BEGIN
+  UPDATE delivery_counts SET n = n - 1 WHERE state = OLD.state;
+END;
+`,
+  },
+];
+
+/** The newest schema version this package knows. */
+export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS.length;
+
+/**
+ * Applies pending migrations in one IMMEDIATE transaction: a second process opening the same file
+ * waits for the write lock, then sees them applied. Idempotent.
+ *
+ * @example
+ * ```ts
+ * migrateSqlite(db, { apply: true, now: Date.now }); // [1, 2] on a new file, [] afterwards
+ * ```
+ */
+export function migrateSqlite(
+  db: Database.Database,
+  options: { apply: boolean; now: () => number },
+): number[] {
+  const run = db.transaction((): number[] => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+  version    INTEGER PRIMARY KEY,
+  name       TEXT    NOT NULL,
+  applied_at INTEGER NOT NULL
+)`);
+    const applied = new Set(db.prepare("SELECT version FROM schema_migrations").pluck().all() as number[]);
+    const newest = Math.max(0, ...applied);
+    if (newest > SQLITE_SCHEMA_VERSION) {
+      throw new StoreConfigError(
+        "schema_too_new",
+        `The database schema is at version ${newest} but this @plant-store/store knows up to ${SQLITE_SCHEMA_VERSION}; upgrade the package.`,
+      );
+    }
+    const pending = SQLITE_MIGRATIONS.filter((m) => !applied.has(m.version));
+    if (pending.length > 0 && !options.apply) {
+      throw new StoreConfigError(
+        "schema_outdated",
+        `The database schema lacks migrations ${pending.map((m) => m.version).join(", ")}; open it with migrate enabled.`,
+      );
+    }
+    const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
+    for (const m of pending) {
+      db.exec(m.sql);
+      record.run(m.version, m.name, options.now());
+    }
+    return pending.map((m) => m.version);
+  });
+  return run.immediate();
+}

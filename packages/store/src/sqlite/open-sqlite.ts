@@ -1,0 +1,82 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { createMessageIdGenerator } from "@plant-store/core";
+import Database from "better-sqlite3";
+import type { Store } from "../api/store.js";
+import type { ResolvedOptions } from "../options.js";
+import { Notifier } from "../shared/notifier.js";
+import type { SecretBox } from "../shared/secret-box.js";
+import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
+import { migrateSqlite } from "./migrations.js";
+import { createSqliteInbox } from "./sqlite-inbox.js";
+import { createSqliteOutbox } from "./sqlite-outbox.js";
+import { createSqliteSubscriptions } from "./sqlite-subscriptions.js";
+
+/**
+ * Opens (creating if needed) a SQLite store: WAL, synchronous=FULL, foreign keys, migrations.
+ *
+ * @example
+ * ```ts
+ * const store = openSqliteStore("./data/plant-store.db", resolveOptions({}), box);
+ * ```
+ */
+export function openSqliteStore(path: string, options: ResolvedOptions, box: SecretBox): Store {
+  let opened: Database.Database | undefined;
+  try {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    opened = new Database(path);
+    const db = opened;
+    // WAL lets readers (stats, lists, streams) run beside the writer; FULL syncs the WAL on every
+    // commit, so an acknowledged inbox write survives power loss, not only a process crash.
+    if (path !== ":memory:") db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.pragma("foreign_keys = ON");
+    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs))}`);
+    migrateSqlite(db, { apply: options.migrate, now: options.now });
+  } catch (error) {
+    opened?.close();
+    throw mapSqliteError(error);
+  }
+  const db = opened;
+
+  const statements = new Map<string, Database.Statement>();
+  const closing = new AbortController();
+  const ctx: SqliteContext = {
+    db,
+    options,
+    box,
+    closed: closing.signal,
+    inboxSeqs: new Notifier<number[]>(),
+    outboxWork: new Notifier<void>(),
+    nextId: createMessageIdGenerator({ now: options.now }),
+    sql(text) {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = db.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+  const inbox = createSqliteInbox(ctx);
+  let closed: Promise<void> | undefined;
+
+  return {
+    backend: "sqlite",
+    inbox,
+    subscriptions: createSqliteSubscriptions(ctx),
+    outbox: createSqliteOutbox(ctx),
+    ping: () =>
+      runSqlite(ctx, () => {
+        db.prepare("SELECT 1").get();
+      }),
+    close() {
+      closed ??= (async () => {
+        await inbox.drain();
+        closing.abort();
+        db.close();
+      })();
+      return closed;
+    },
+  };
+}

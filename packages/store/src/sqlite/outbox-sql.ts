@@ -1,0 +1,26 @@
+/**
+ * The SQLite outbox statements whose plans matter; the 1M-row test EXPLAINs these exact texts.
+ * SQLite has one writer, so a claim is this SELECT plus an UPDATE per row in one IMMEDIATE
+ * transaction — no other connection can take the same rows in between.
+ */
+
+/** Due rows in due order, through the partial index `deliveries_due_idx`. Params: now, limit. */
+export const CLAIM_DUE = `SELECT id, due_at, attempts FROM deliveries
+WHERE state IN ('pending', 'leased') AND due_at <= ?
+ORDER BY due_at, id LIMIT ?`;
+
+/** Params: lease expiry, worker id, lease token, now, delivery id. */
+export const LEASE_ONE = `UPDATE deliveries SET state = 'leased', due_at = ?, lease_owner = ?, lease_token = ?, updated_at = ?
+WHERE id = ?`;
+
+/** What a worker needs to send one claimed delivery. Param: delivery id. */
+export const CLAIMED_DETAILS = `SELECT m.id AS message_id, m.body, m.created_at, s.id AS subscription_id, s.url, s.token, s.secrets
+FROM deliveries d JOIN messages m ON m.id = d.message_id JOIN subscriptions s ON s.id = d.subscription_id
+WHERE d.id = ?`;
+
+/** O(1) depth by state: counters kept by triggers (migration 2). */
+export const STATE_COUNTS = "SELECT state, n FROM delivery_counts";
+
+/** The longest-waiting claimable row. Param: now. */
+export const OLDEST_DUE = `SELECT due_at FROM deliveries WHERE state IN ('pending', 'leased') AND due_at <= ?
+ORDER BY due_at, id LIMIT 1`;

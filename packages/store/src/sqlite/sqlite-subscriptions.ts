@@ -1,0 +1,147 @@
+import type { Subscription, Subscriptions } from "../api/subscriptions.js";
+import { StoreConflictError, StoreInputError } from "../errors.js";
+import {
+  decodeSubscription,
+  rotateStoredSecrets,
+  type SubscriptionRow,
+  sealSecrets,
+  sealToken,
+  storedSecrets,
+} from "../shared/subscription-codec.js";
+import { checkUrl } from "../shared/validate.js";
+import { runSqlite, type SqliteContext } from "./context.js";
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * SQLite subscriptions; credentials sealed by the store's secret box.
+ *
+ * @example
+ * ```ts
+ * const subs = createSqliteSubscriptions(ctx);
+ * await subs.create({ url: "https://example.com/hook", token: "psk_…" });
+ * ```
+ */
+export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
+  const { box } = ctx;
+  const now = () => ctx.options.now();
+  const row = (id: string) =>
+    ctx.sql("SELECT * FROM subscriptions WHERE id = ?").get(id) as SubscriptionRow | undefined;
+  const mustGet = (id: string): SubscriptionRow => {
+    const found = row(id);
+    if (!found)
+      throw new StoreConflictError("not_found", `Subscription ${JSON.stringify(id)} does not exist.`);
+    return found;
+  };
+  const decode = (r: SubscriptionRow): Subscription => decodeSubscription(box, r);
+
+  const disable = ctx.db.transaction((id: string, reason: string, at: number) => {
+    mustGet(id);
+    ctx
+      .sql(
+        `UPDATE subscriptions SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ?
+         WHERE id = ? AND enabled = 1`,
+      )
+      .run(reason, at, at, id);
+    // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back.
+    ctx
+      .sql(
+        `UPDATE deliveries SET state = 'failed', last_error = ?, finished_at = ?, updated_at = ?
+         WHERE subscription_id = ? AND state = 'pending'`,
+      )
+      .run(`subscription disabled: ${reason}`, at, at, id);
+    return decode(mustGet(id));
+  });
+
+  return {
+    create: (input) =>
+      runSqlite(ctx, () => {
+        const id = `sub_${ctx.nextId().slice(4)}`;
+        const at = now();
+        ctx
+          .sql(
+            `INSERT INTO subscriptions (id, url, token, secrets, enabled, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            id,
+            checkUrl(input.url),
+            sealToken(box, id, input.token),
+            JSON.stringify(sealSecrets(box, id, input.secrets ?? [], at)),
+            input.enabled === false ? 0 : 1,
+            at,
+            at,
+          );
+        return decode(mustGet(id));
+      }),
+    get: (id) =>
+      runSqlite(ctx, () => {
+        const found = row(id);
+        return found ? decode(found) : null;
+      }),
+    list: (options = {}) =>
+      runSqlite(ctx, () => {
+        const rows =
+          options.enabled === undefined
+            ? ctx.sql("SELECT * FROM subscriptions ORDER BY id").all()
+            : ctx
+                .sql("SELECT * FROM subscriptions WHERE enabled = ? ORDER BY id")
+                .all(options.enabled ? 1 : 0);
+        return (rows as SubscriptionRow[]).map(decode);
+      }),
+    update: (id, patch) =>
+      runSqlite(ctx, () => {
+        const current = mustGet(id);
+        const at = now();
+        ctx
+          .sql("UPDATE subscriptions SET url = ?, token = ?, secrets = ?, updated_at = ? WHERE id = ?")
+          .run(
+            patch.url === undefined ? current.url : checkUrl(patch.url),
+            patch.token === undefined ? current.token : sealToken(box, id, patch.token),
+            patch.secrets === undefined
+              ? JSON.stringify(storedSecrets(current.secrets))
+              : JSON.stringify(sealSecrets(box, id, patch.secrets, at)),
+            at,
+            id,
+          );
+        return decode(mustGet(id));
+      }),
+    rotateSecret: (id, secret, options = {}) =>
+      runSqlite(ctx, () => {
+        const graceMs = options.graceMs ?? DAY_MS;
+        if (!(graceMs >= 0)) throw new StoreInputError("invalid_grace", "graceMs must be ≥ 0.");
+        const current = mustGet(id);
+        const at = now();
+        const secrets = rotateStoredSecrets(box, id, storedSecrets(current.secrets), secret, at, graceMs);
+        ctx
+          .sql("UPDATE subscriptions SET secrets = ?, updated_at = ? WHERE id = ?")
+          .run(JSON.stringify(secrets), at, id);
+        return decode(mustGet(id));
+      }),
+    disable: (id, reason) => runSqlite(ctx, () => disable.immediate(id, String(reason), now())),
+    enable: (id) =>
+      runSqlite(ctx, () => {
+        mustGet(id);
+        ctx
+          .sql(
+            `UPDATE subscriptions SET enabled = 1, disabled_reason = NULL, disabled_at = NULL,
+               failing_since = NULL, updated_at = ? WHERE id = ?`,
+          )
+          .run(now(), id);
+        return decode(mustGet(id));
+      }),
+    delete: (id) =>
+      runSqlite(ctx, () => ctx.sql("DELETE FROM subscriptions WHERE id = ?").run(id).changes > 0),
+    disableFailing: (forMs, reason) =>
+      runSqlite(ctx, () => {
+        const at = now();
+        const ids = ctx
+          .sql("SELECT id FROM subscriptions WHERE enabled = 1 AND failing_since <= ? ORDER BY id")
+          .pluck()
+          .all(at - forMs) as string[];
+        const why = reason ?? `failing continuously for more than ${Math.round(forMs / 1000)} s`;
+        for (const id of ids) disable.immediate(id, why, at);
+        return ids;
+      }),
+  };
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { StoreConfigError } from "../../src/index.js";
+import { PG_SCHEMA_VERSION } from "../../src/pg/migrations.js";
+import { SQLITE_SCHEMA_VERSION } from "../../src/sqlite/migrations.js";
+import { manualClock, type TestBackend } from "../support/backends.js";
+import { schemaShape } from "../support/schema-shape.js";
+
+const FIXTURE_NOW = 1_735_689_700_000;
+
+/** Migrations: idempotent, concurrent-safe, refuse newer schemas, upgrade a v1 database. */
+export function migrationConformance(backend: () => TestBackend, create: () => TestBackend): void {
+  describe("migrations", () => {
+    const latest = () => (backend().kind === "sqlite" ? SQLITE_SCHEMA_VERSION : PG_SCHEMA_VERSION);
+    const versions = async () =>
+      (await backend().sql("SELECT version, applied_at FROM {t}schema_migrations ORDER BY version")).map(
+        (r) => [Number(r.version), Number(r.applied_at)],
+      );
+
+    it("applies every migration once, and reopening changes nothing", async () => {
+      const clock = manualClock();
+      await (await backend().open({ now: clock.now })).close();
+      const first = await versions();
+      expect(first.map(([v]) => v)).toEqual(Array.from({ length: latest() }, (_, i) => i + 1));
+      clock.advance(1000);
+      await (await backend().open({ now: clock.now })).close();
+      expect(await versions()).toEqual(first);
+    });
+
+    it("lets several instances start at once on a new database", async () => {
+      const stores = await Promise.all(Array.from({ length: 4 }, () => backend().open()));
+      expect((await versions()).map(([v]) => v)).toEqual(Array.from({ length: latest() }, (_, i) => i + 1));
+      await Promise.all(stores.map((s) => s.ping()));
+    });
+
+    it("refuses a schema newer than the package, and an outdated one when migrate is off", async () => {
+      await (await backend().open()).close();
+      await backend().sql(
+        "INSERT INTO {t}schema_migrations (version, name, applied_at) VALUES (99, 'future', 0)",
+      );
+      const error = await backend()
+        .open()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreConfigError);
+      expect(error).toMatchObject({ code: "schema_too_new" });
+      const fresh = create();
+      try {
+        await expect(fresh.open({ migrate: false })).rejects.toMatchObject({ code: "schema_outdated" });
+      } finally {
+        await fresh.cleanup();
+      }
+    });
+
+    it("upgrades a version 1 database and keeps its data", async () => {
+      const b = backend();
+      await b.loadFixture(b.kind === "sqlite" ? "sqlite-v1.sql" : "pg-v1.sql");
+      const store = await b.open({ now: () => FIXTURE_NOW });
+      expect((await versions()).map(([v]) => v)).toEqual(Array.from({ length: latest() }, (_, i) => i + 1));
+
+      // Counters were backfilled from the existing rows.
+      expect(await store.outbox.stats()).toMatchObject({ pending: 3, leased: 0, delivered: 2, failed: 1 });
+      expect(await store.inbox.count()).toBe(2);
+      expect(await store.inbox.count({ processed: false })).toBe(1);
+      const sub = await store.subscriptions.get("sub_01JFIXTURE00000000000000A1");
+      expect(sub).toMatchObject({
+        token: "psk_FixtureTokenA",
+        secrets: [{ secret: "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=" }],
+      });
+      expect((await store.subscriptions.get("sub_01JFIXTURE00000000000000B2"))!.failingSince).toEqual(
+        new Date(1_735_689_605_000),
+      );
+
+      const claimed = await store.outbox.claim(10, { leaseMs: 1000, workerId: "w" });
+      expect(claimed.map((d) => [d.id, d.attempt])).toEqual([
+        [5, 1],
+        [6, 1],
+        [4, 3],
+      ]);
+      expect(claimed[0]!.subscription.token).toBe("psk_FixtureTokenA");
+      await store.outbox.complete(claimed[2]!, { attempt: { status: 200, latencyMs: 5 } });
+      expect((await store.outbox.listAttempts(4)).map((a) => a.attempt)).toEqual([1, 2, 3]);
+      expect(await store.outbox.stats()).toMatchObject({ pending: 0, leased: 2, delivered: 3, failed: 1 });
+      const published = await store.outbox.publish('{"id":4,"name":"Yew"}');
+      expect(published.deliveries).toBe(2);
+      expect((await store.outbox.listDeliveries({ limit: 1 })).items[0]!.id).toBe(8);
+
+      // The upgraded schema is the one a new database gets.
+      const fresh = create();
+      try {
+        await (await fresh.open()).close();
+        expect(await schemaShape(b)).toEqual(await schemaShape(fresh));
+      } finally {
+        await fresh.cleanup();
+      }
+    });
+  });
+}

@@ -1,0 +1,351 @@
+import { createSecret } from "@plant-store/core";
+import { describe, expect, it } from "vitest";
+import { type ClaimedDelivery, InvalidEventError, type Store } from "../../src/index.js";
+import { manualClock, NEW_PLANT, type TestBackend } from "../support/backends.js";
+
+const LEASE = { leaseMs: 30_000, workerId: "w1" };
+
+async function withSubscriptions(store: Store, n: number, enabled = true) {
+  const subs = [];
+  for (let i = 0; i < n; i++) {
+    subs.push(
+      await store.subscriptions.create({ url: `https://s${i}.example/hook`, token: `psk_t${i}`, enabled }),
+    );
+  }
+  return subs;
+}
+
+async function drain(store: Store, workerId: string, batch: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (;;) {
+    const claimed = await store.outbox.claim(batch, { leaseMs: 60_000, workerId });
+    if (claimed.length === 0) return ids;
+    for (const d of claimed) {
+      ids.push(d.id);
+      await store.outbox.complete(d, { attempt: { status: 200, latencyMs: 1 } });
+    }
+  }
+}
+
+/** Outbox: publish, claim with leases, attempts, retries, resend/recover, auto-disable, stats. */
+export function outboxConformance(backend: () => TestBackend): void {
+  describe("outbox", () => {
+    it("validates with core, keeps the exact bytes, and fans out to each enabled subscription", async () => {
+      const store = await backend().open();
+      const [a, b] = await withSubscriptions(store, 2);
+      await withSubscriptions(store, 1, false);
+      const raw = '{"name":"Fern",  "id":7,"tag":"green"}';
+      const published = await store.outbox.publish(raw);
+      expect(published).toMatchObject({ duplicate: false, deliveries: 2 });
+      expect(published.messageId).toMatch(/^msg_[0-9A-Z]{26}$/);
+      expect(Buffer.from((await store.outbox.getMessage(published.messageId))!.body).toString()).toBe(raw);
+      const deliveries = await store.outbox.listDeliveries({ messageId: published.messageId });
+      expect(deliveries.items.map((d) => d.subscriptionId).sort()).toEqual([a!.id, b!.id].sort());
+      expect(deliveries.items.every((d) => d.state === "pending" && d.attempts === 0)).toBe(true);
+
+      const fromObject = await store.outbox.publish({ id: 8, name: "Moss" });
+      expect(
+        JSON.parse(Buffer.from((await store.outbox.getMessage(fromObject.messageId))!.body).toString()),
+      ).toEqual({
+        id: 8,
+        name: "Moss",
+      });
+      expect(fromObject.messageId > published.messageId).toBe(true);
+
+      const invalid = await store.outbox.publish({ id: 9 }).catch((e: unknown) => e);
+      expect(invalid).toBeInstanceOf(InvalidEventError);
+      expect((invalid as InvalidEventError).kind).toBe("schema");
+      expect((invalid as InvalidEventError).issues.map((i) => i.pointer)).toContain("/name");
+      await expect(store.outbox.publish("{not json")).rejects.toMatchObject({
+        code: "invalid_event",
+        kind: "json",
+      });
+      expect((await store.outbox.stats()).pending).toBe(4);
+    });
+
+    it("returns the same message for the same idempotency key without a second fan-out", async () => {
+      const store = await backend().open();
+      await withSubscriptions(store, 3);
+      const first = await store.outbox.publish(NEW_PLANT(1), { idempotencyKey: "order-1" });
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => store.outbox.publish(NEW_PLANT(1), { idempotencyKey: "order-1" })),
+      );
+      for (const r of results)
+        expect(r).toMatchObject({ messageId: first.messageId, duplicate: true, deliveries: 0 });
+      expect((await store.outbox.stats()).pending).toBe(3);
+      await expect(store.outbox.publish(NEW_PLANT(2), { idempotencyKey: "order-1" })).rejects.toMatchObject({
+        code: "idempotency_conflict",
+      });
+    });
+
+    it("claims due deliveries in due-time order with the target and body", async () => {
+      const clock = manualClock();
+      const store = await backend().open({
+        now: clock.now,
+        encryptionKey: Buffer.alloc(32, 7).toString("hex"),
+      });
+      const [sub] = await withSubscriptions(store, 1);
+      const [current, old] = [createSecret(), createSecret()];
+      await store.subscriptions.update(sub!.id, { secrets: [current, { secret: old, expiresAt: 1 }] });
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        ids.push((await store.outbox.publish(NEW_PLANT(i))).messageId);
+        clock.advance(1000);
+      }
+      // Push the first two behind the others.
+      const early = await store.outbox.claim(2, LEASE);
+      expect(early.map((d) => d.message.id)).toEqual(ids.slice(0, 2));
+      await store.outbox.reschedule(early[0]!, clock.t + 5_000);
+      await store.outbox.reschedule(early[1]!, clock.t + 2_000);
+      expect(
+        await store.outbox.claim(10, { ...LEASE, leaseMs: 1 }).then((c) => c.map((d) => d.message.id)),
+      ).toEqual(ids.slice(2));
+      clock.advance(10_000); // now everything is due: the 3 leases expired first, then the two retries
+      const all = await store.outbox.claim(10, LEASE);
+      expect(all.map((d) => d.message.id)).toEqual([...ids.slice(2), ids[1], ids[0]]);
+      const d = all[0] as ClaimedDelivery;
+      expect(d.subscription).toEqual({ id: sub!.id, url: sub!.url, token: "psk_t0", secrets: [current] });
+      expect(Buffer.from(d.message.body).toString()).toBe(NEW_PLANT(2));
+      expect(d.leaseExpiresAt.getTime()).toBe(clock.t + LEASE.leaseMs);
+      expect(d.attempt).toBe(1);
+      expect(await store.outbox.claim(10, LEASE)).toEqual([]);
+    });
+
+    it("never hands the same delivery to two concurrent claimers (two connections/pools)", async () => {
+      const a = await backend().open();
+      const b = await backend().open();
+      await withSubscriptions(a, 4);
+      for (let i = 0; i < 75; i++) await a.outbox.publish(NEW_PLANT(i));
+      const [fromA, fromB, fromA2, fromB2] = await Promise.all([
+        drain(a, "a1", 7),
+        drain(b, "b1", 5),
+        drain(a, "a2", 3),
+        drain(b, "b2", 11),
+      ]);
+      const all = [...fromA, ...fromB, ...fromA2, ...fromB2];
+      expect(all).toHaveLength(300);
+      expect(new Set(all).size).toBe(300);
+      expect(fromA.length + fromA2.length).toBeGreaterThan(0);
+      expect(fromB.length + fromB2.length).toBeGreaterThan(0);
+      expect(await a.outbox.stats()).toMatchObject({ pending: 0, leased: 0, delivered: 300, failed: 0 });
+    });
+
+    it("reclaims a crashed claimer's delivery once its lease expires; the old lease is lost", async () => {
+      const clock = manualClock();
+      const crashed = await backend().open({ now: clock.now });
+      const survivor = await backend().open({ now: clock.now });
+      await withSubscriptions(crashed, 1);
+      await crashed.outbox.publish(NEW_PLANT(1));
+      const [held] = await crashed.outbox.claim(1, { leaseMs: 10_000, workerId: "crashed" });
+      await crashed.outbox.recordAttempt(held!, { error: "connect ETIMEDOUT", latencyMs: 15_000 });
+      expect(await survivor.outbox.claim(1, { leaseMs: 10_000, workerId: "survivor" })).toEqual([]);
+      expect((await survivor.outbox.stats()).oldestDueAt).toBeNull();
+      clock.advance(10_001);
+      expect((await survivor.outbox.stats()).oldestDueAgeMs).toBe(1);
+      const [again] = await survivor.outbox.claim(1, { leaseMs: 10_000, workerId: "survivor" });
+      expect(again).toMatchObject({ id: held!.id, attempt: 2 });
+      expect(again!.leaseToken).not.toBe(held!.leaseToken);
+      await expect(crashed.outbox.complete(held!)).rejects.toMatchObject({ code: "lease_lost" });
+      await survivor.outbox.complete(again!, { attempt: { status: 204, latencyMs: 3 } });
+      const attempts = await survivor.outbox.listAttempts(held!.id);
+      expect(attempts.map((a) => [a.attempt, a.workerId, a.status, a.error])).toEqual([
+        [1, "crashed", null, "connect ETIMEDOUT"],
+        [2, "survivor", 204, null],
+      ]);
+      expect(await survivor.outbox.getDelivery(held!.id)).toMatchObject({ state: "delivered", attempts: 2 });
+    });
+
+    it("logs attempts with a response truncated to 4 KiB", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      await withSubscriptions(store, 1);
+      await store.outbox.publish(NEW_PLANT(1));
+      const [d] = await store.outbox.claim(1, LEASE);
+      const body = `${"x".repeat(4095)}€ tail`;
+      await store.outbox.reschedule(d!, clock.t + 5000, {
+        attempt: { status: 503, latencyMs: 12.4, responseBody: body, at: clock.t - 3 },
+      });
+      const [attempt] = await store.outbox.listAttempts(d!.id);
+      expect(attempt).toMatchObject({ attempt: 1, status: 503, latencyMs: 12, workerId: "w1" });
+      expect(attempt!.attemptedAt.getTime()).toBe(clock.t - 3);
+      expect(attempt!.responseBody).toBe("x".repeat(4095));
+      expect(await store.outbox.getDelivery(d!.id)).toMatchObject({
+        state: "pending",
+        lastStatus: 503,
+        attempts: 1,
+      });
+      await expect(store.outbox.complete(d!)).rejects.toMatchObject({ code: "lease_lost" });
+    });
+
+    it("fails, resends and recovers deliveries", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const [sub, other] = await withSubscriptions(store, 2);
+      const before = await store.outbox.publish(NEW_PLANT(1));
+      clock.advance(60_000);
+      const since = clock.t;
+      await store.outbox.publish(NEW_PLANT(2));
+      await store.outbox.publish(NEW_PLANT(3));
+      for (const d of await store.outbox.claim(10, LEASE)) {
+        await store.outbox.fail(d, { attempt: { status: 500, latencyMs: 1 }, reason: "retries exhausted" });
+      }
+      expect(await store.outbox.stats()).toMatchObject({ failed: 6, pending: 0 });
+      const failed = (await store.outbox.listDeliveries({ subscriptionId: sub!.id, state: "failed" })).items;
+      expect(failed).toHaveLength(3);
+      expect(failed[0]).toMatchObject({ lastError: "retries exhausted", lastStatus: 500 });
+      expect(failed[0]!.finishedAt).not.toBeNull();
+
+      const oldOne = failed.find((d) => d.messageId === before.messageId)!;
+      const resent = await store.outbox.resend(oldOne.id);
+      expect(resent).toMatchObject({ state: "pending", attempts: 0, finishedAt: null });
+      const [claimedAgain] = await store.outbox.claim(1, LEASE);
+      expect(claimedAgain).toMatchObject({ id: oldOne.id, attempt: 1 });
+      await expect(store.outbox.resend(oldOne.id)).rejects.toMatchObject({ code: "delivery_in_flight" });
+      await store.outbox.complete(claimedAgain!);
+
+      expect(await store.outbox.recover(sub!.id, since)).toBe(2);
+      const recovered = await store.outbox.claim(10, LEASE);
+      expect(recovered.map((d) => d.subscription.id)).toEqual([sub!.id, sub!.id]);
+      expect(
+        (await store.outbox.listDeliveries({ subscriptionId: other!.id, state: "failed" })).items,
+      ).toHaveLength(3);
+      await expect(store.outbox.resend(999_999)).rejects.toMatchObject({ code: "not_found" });
+      await expect(store.outbox.recover("sub_missing", 0)).rejects.toMatchObject({ code: "not_found" });
+    });
+
+    it("keeps the failure streak and disables subscriptions failing longer than a threshold", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const [flaky, dead, healthy] = await withSubscriptions(store, 3);
+      const run = async (outcome: (subId: string) => "ok" | "retry" | "fail") => {
+        await store.outbox.publish(NEW_PLANT(1));
+        for (const d of await store.outbox.claim(100, LEASE)) {
+          const o = outcome(d.subscription.id);
+          if (o === "ok") await store.outbox.complete(d, { attempt: { status: 200, latencyMs: 1 } });
+          else if (o === "retry")
+            await store.outbox.reschedule(d, clock.t + 3600_000, { attempt: { status: 500, latencyMs: 1 } });
+          else await store.outbox.fail(d, { attempt: { status: 500, latencyMs: 1 } });
+        }
+      };
+      const t0 = clock.t;
+      await run((id) => (id === healthy!.id ? "ok" : "retry"));
+      expect((await store.subscriptions.get(flaky!.id))!.failingSince).toEqual(new Date(t0));
+      clock.advance(1000);
+      await run((id) => (id === healthy!.id ? "ok" : "fail"));
+      // The streak starts at the first failure and is not moved by later ones.
+      expect((await store.subscriptions.get(dead!.id))!.failingSince).toEqual(new Date(t0));
+      expect((await store.subscriptions.get(healthy!.id))!.failingSince).toBeNull();
+      clock.advance(1000);
+      await run((id) => (id === flaky!.id ? "ok" : id === dead!.id ? "retry" : "ok"));
+      expect((await store.subscriptions.get(flaky!.id))!.failingSince).toBeNull();
+
+      clock.advance(5 * 86_400_000);
+      await store.outbox.publish(NEW_PLANT(2)); // one pending delivery each
+      expect(await store.subscriptions.disableFailing(5 * 86_400_000)).toEqual([dead!.id]);
+      const disabled = (await store.subscriptions.get(dead!.id))!;
+      expect(disabled).toMatchObject({ enabled: false, disabledAt: new Date(clock.t) });
+      expect(disabled.disabledReason).toMatch(/failing/);
+      // Its pending deliveries were failed; the others are untouched.
+      const pendingDead = await store.outbox.listDeliveries({ subscriptionId: dead!.id, state: "pending" });
+      expect(pendingDead.items).toEqual([]);
+      const failedDead = await store.outbox.listDeliveries({ subscriptionId: dead!.id, state: "failed" });
+      expect(failedDead.items[0]!.lastError).toMatch(/subscription disabled/);
+      expect((await store.outbox.publish(NEW_PLANT(3))).deliveries).toBe(2);
+      await expect(store.outbox.recover(dead!.id, 0)).rejects.toMatchObject({
+        code: "subscription_disabled",
+      });
+      await expect(store.outbox.resend(failedDead.items[0]!.id)).rejects.toMatchObject({
+        code: "subscription_disabled",
+      });
+      const enabled = await store.subscriptions.enable(dead!.id);
+      expect(enabled).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+      expect(await store.outbox.recover(dead!.id, 0)).toBeGreaterThan(0);
+    });
+
+    it("fails instead of rescheduling a delivery whose subscription was disabled meanwhile", async () => {
+      const store = await backend().open();
+      const [sub] = await withSubscriptions(store, 1);
+      await store.outbox.publish(NEW_PLANT(1));
+      const [d] = await store.outbox.claim(1, LEASE);
+      await store.subscriptions.disable(sub!.id, "gone (410)");
+      await store.outbox.reschedule(d!, Date.now() + 1000, { attempt: { status: 500, latencyMs: 1 } });
+      expect(await store.outbox.getDelivery(d!.id)).toMatchObject({
+        state: "failed",
+        lastError: "subscription disabled",
+      });
+      expect((await store.subscriptions.get(sub!.id))!.disabledReason).toBe("gone (410)");
+    });
+
+    it("releases a claimed delivery without counting an attempt", async () => {
+      const store = await backend().open();
+      await withSubscriptions(store, 1);
+      await store.outbox.publish(NEW_PLANT(1));
+      const [d] = await store.outbox.claim(1, LEASE);
+      await store.outbox.release(d!);
+      const [again] = await store.outbox.claim(1, LEASE);
+      expect(again).toMatchObject({ id: d!.id, attempt: 1 });
+    });
+
+    it("reports depth by state and the oldest due age", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      await withSubscriptions(store, 2);
+      expect(await store.outbox.stats()).toEqual({
+        pending: 0,
+        leased: 0,
+        delivered: 0,
+        failed: 0,
+        oldestDueAt: null,
+        oldestDueAgeMs: 0,
+      });
+      const t0 = clock.t;
+      for (let i = 0; i < 3; i++) await store.outbox.publish(NEW_PLANT(i));
+      clock.advance(2500);
+      const [one, two, three] = await store.outbox.claim(3, LEASE);
+      await store.outbox.complete(one!);
+      await store.outbox.fail(two!);
+      expect(three).toBeDefined();
+      const stats = await store.outbox.stats();
+      expect(stats).toEqual({
+        pending: 3,
+        leased: 1,
+        delivered: 1,
+        failed: 1,
+        oldestDueAt: new Date(t0),
+        oldestDueAgeMs: 2500,
+      });
+      const [counted] = await backend().sql(
+        "SELECT count(*) AS n FROM {t}deliveries WHERE state = 'pending'",
+      );
+      expect(Number(counted.n)).toBe(stats.pending);
+    });
+
+    it("wakes an idle worker at once on publish, times out otherwise, stops on abort", async () => {
+      const store = await backend().open();
+      await withSubscriptions(store, 1);
+      expect(await store.outbox.claim(1, LEASE)).toEqual([]);
+      expect(await store.outbox.waitForWork(undefined, 50)).toBe(false);
+      const started = Date.now();
+      const woken = store.outbox.waitForWork(undefined, 20_000);
+      setTimeout(() => void store.outbox.publish(NEW_PLANT(1)), 50);
+      expect(await woken).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await store.outbox.claim(1, LEASE)).toHaveLength(1);
+      const controller = new AbortController();
+      const aborted = store.outbox.waitForWork(controller.signal, 20_000);
+      controller.abort();
+      expect(await aborted).toBe(false);
+    });
+
+    it("answers ping while open and store_closed after close", async () => {
+      const store = await backend().open();
+      await expect(store.ping()).resolves.toBeUndefined();
+      await store.close();
+      await store.close();
+      await expect(store.outbox.stats()).rejects.toMatchObject({
+        code: "store_closed",
+        name: "StoreUnavailableError",
+      });
+    });
+  });
+}

@@ -1,0 +1,148 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { activeSecrets, StoreConfigError, StoreInputError } from "../../src/index.js";
+import { manualClock, type TestBackend } from "../support/backends.js";
+
+const KEY = randomBytes(32).toString("base64");
+const OTHER_KEY = randomBytes(32).toString("hex");
+const TOKEN = "psk_TestTokenValue0001";
+const SECRET = `whsec_${randomBytes(32).toString("base64")}`;
+const SECRET_2 = `whsec_${randomBytes(32).toString("base64")}`;
+
+/** Subscriptions: CRUD, validation, encryption at rest, secret rotation. */
+export function subscriptionConformance(backend: () => TestBackend): void {
+  describe("subscriptions", () => {
+    it("creates, reads, lists, updates and deletes", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const a = await store.subscriptions.create({
+        url: "https://a.example/hook",
+        token: TOKEN,
+        secrets: [SECRET],
+      });
+      clock.advance(10);
+      const b = await store.subscriptions.create({ url: "https://b.example/hook", enabled: false });
+      expect(a.id).toMatch(/^sub_[0-9A-Z]{26}$/);
+      expect(a).toMatchObject({
+        url: "https://a.example/hook",
+        token: TOKEN,
+        enabled: true,
+        failingSince: null,
+      });
+      expect(a.secrets).toEqual([{ secret: SECRET, expiresAt: null, createdAt: new Date(clock.t - 10) }]);
+      expect(b).toMatchObject({ token: null, secrets: [], enabled: false });
+      expect((await store.subscriptions.list()).map((s) => s.id)).toEqual([a.id, b.id]);
+      expect((await store.subscriptions.list({ enabled: true })).map((s) => s.id)).toEqual([a.id]);
+
+      clock.advance(5);
+      const updated = await store.subscriptions.update(a.id, { url: "https://a2.example/hook", token: null });
+      expect(updated).toMatchObject({ url: "https://a2.example/hook", token: null, secrets: a.secrets });
+      expect(updated.updatedAt.getTime()).toBe(clock.t);
+      expect(await store.subscriptions.delete(b.id)).toBe(true);
+      expect(await store.subscriptions.delete(b.id)).toBe(false);
+      expect(await store.subscriptions.get(b.id)).toBeNull();
+      await expect(store.subscriptions.update("sub_missing", {})).rejects.toMatchObject({
+        code: "not_found",
+      });
+    });
+
+    it("validates urls and credentials without echoing them", async () => {
+      const store = await backend().open();
+      await expect(store.subscriptions.create({ url: "ftp://x.example" })).rejects.toBeInstanceOf(
+        StoreInputError,
+      );
+      await expect(store.subscriptions.create({ url: "https://user:pw@x.example" })).rejects.toMatchObject({
+        code: "invalid_url",
+      });
+      const bad = store.subscriptions.create({ url: "https://x.example", token: "psk_abc def" });
+      await expect(bad).rejects.toMatchObject({ code: "invalid_token" });
+      await expect(bad).rejects.not.toThrow(/psk_abc/);
+      await expect(
+        store.subscriptions.create({ url: "https://x.example", secrets: [""] }),
+      ).rejects.toMatchObject({
+        code: "invalid_secret",
+      });
+    });
+
+    it("encrypts tokens and secrets at rest with AES-256-GCM when a key is configured", async () => {
+      const store = await backend().open({ encryptionKey: KEY });
+      const sub = await store.subscriptions.create({
+        url: "https://a.example",
+        token: TOKEN,
+        secrets: [SECRET],
+      });
+      const [row] = await backend().sql("SELECT token, secrets FROM {t}subscriptions WHERE id = ?", [sub.id]);
+      const text = JSON.stringify(row);
+      expect(text).not.toContain(TOKEN);
+      expect(text).not.toContain(SECRET.slice(6));
+      expect(row.token).toMatch(/^enc:v1:[0-9a-f]{8}:[A-Za-z0-9_-]+$/);
+      expect(await store.subscriptions.get(sub.id)).toMatchObject({
+        token: TOKEN,
+        secrets: [{ secret: SECRET }],
+      });
+
+      // Same plaintext, fresh IV: ciphertexts differ.
+      const again = await store.subscriptions.create({ url: "https://b.example", token: TOKEN });
+      const [row2] = await backend().sql("SELECT token FROM {t}subscriptions WHERE id = ?", [again.id]);
+      expect(row2.token).not.toBe(row.token);
+
+      // A ciphertext moved to another row fails authentication (the row id is in the AAD).
+      await backend().sql("UPDATE {t}subscriptions SET token = ? WHERE id = ?", [row.token, again.id]);
+      await expect(store.subscriptions.get(again.id)).rejects.toMatchObject({ code: "decryption_failed" });
+
+      const noKey = await backend().open();
+      await expect(noKey.subscriptions.get(sub.id)).rejects.toMatchObject({ code: "encryption_key_missing" });
+      const wrongKey = await backend().open({ encryptionKey: OTHER_KEY });
+      const error = await wrongKey.subscriptions.get(sub.id).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreConfigError);
+      expect((error as StoreConfigError).code).toBe("encryption_key_unknown");
+      expect(String((error as Error).message)).not.toContain(KEY);
+      const rotated = await backend().open({ encryptionKey: OTHER_KEY, previousEncryptionKeys: [KEY] });
+      expect((await rotated.subscriptions.get(sub.id))!.token).toBe(TOKEN);
+    });
+
+    it("stores credentials in clear without a key, and warns once", async () => {
+      const warnings: string[] = [];
+      const store = await backend().open({ logger: { warn: (m) => warnings.push(m) } });
+      const sub = await store.subscriptions.create({
+        url: "https://a.example",
+        token: TOKEN,
+        secrets: [SECRET],
+      });
+      await store.subscriptions.create({ url: "https://b.example", token: TOKEN });
+      const [row] = await backend().sql("SELECT token FROM {t}subscriptions WHERE id = ?", [sub.id]);
+      expect(row.token).toBe(TOKEN);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/clear text/);
+      expect(warnings[0]).not.toContain(TOKEN);
+      // Rows written in clear stay readable after a key is configured.
+      const keyed = await backend().open({ encryptionKey: KEY });
+      expect((await keyed.subscriptions.get(sub.id))!.token).toBe(TOKEN);
+    });
+
+    it("rejects a malformed encryption key without echoing it", async () => {
+      await expect(backend().open({ encryptionKey: "too-short-key" })).rejects.toMatchObject({
+        code: "invalid_encryption_key",
+        message: expect.not.stringContaining("too-short-key"),
+      });
+    });
+
+    it("rotates a secret with a grace period during which both are active", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now, encryptionKey: KEY });
+      const sub = await store.subscriptions.create({ url: "https://a.example", secrets: [SECRET] });
+      const rotated = await store.subscriptions.rotateSecret(sub.id, SECRET_2, { graceMs: 60_000 });
+      expect(rotated.secrets.map((s) => [s.secret, s.expiresAt?.getTime() ?? null])).toEqual([
+        [SECRET, clock.t + 60_000],
+        [SECRET_2, null],
+      ]);
+      expect(activeSecrets(rotated, clock.t)).toEqual([SECRET, SECRET_2]);
+      expect(activeSecrets(rotated, clock.t + 60_000)).toEqual([SECRET_2]);
+      // Expired secrets are dropped at the next rotation.
+      clock.advance(61_000);
+      const third = `whsec_${randomBytes(32).toString("base64")}`;
+      const again = await store.subscriptions.rotateSecret(sub.id, third, { graceMs: 1000 });
+      expect(again.secrets.map((s) => s.secret)).toEqual([SECRET_2, third]);
+    });
+  });
+}
