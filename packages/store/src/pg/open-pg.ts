@@ -47,6 +47,7 @@ export async function openPgStore(
       connectionString: options.url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: 5000,
+      application_name: "plant-store",
     });
   // An idle pooled connection dropped by the server emits 'error' on the pool; unhandled, it would
   // crash the process. The next query reconnects.
@@ -64,9 +65,11 @@ export async function openPgStore(
   const channels = pgChannels(schema);
   const inboxSeqs = new Notifier<number[]>();
   const outboxWork = new Notifier<void>();
-  const listenerConfig: pg.ClientConfig = options.url
-    ? { connectionString: options.url }
-    : { ...pool.options };
+  const listenerConfig: pg.ClientConfig = {
+    ...(options.url ? { connectionString: options.url } : pool.options),
+    connectionTimeoutMillis: 5000,
+    application_name: "plant-store-listen",
+  };
   const listener = new PgListener(
     listenerConfig,
     new Map([

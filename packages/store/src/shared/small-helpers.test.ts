@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { decodeCursor, encodeCursor, pageLimit } from "./cursor.js";
+import { keptHeaderSet, pickHeaders } from "./headers.js";
+import { truncateUtf8 } from "./truncate.js";
+
+describe("pickHeaders", () => {
+  const keep = keptHeaderSet(["X-Request-Id", "Authorization", "Webhook-Signature"]);
+  it("keeps the allow-list from objects, Headers and pairs; joins repeats; drops credentials", () => {
+    const expected = { "content-type": "application/json", "x-request-id": "a, b" };
+    expect(
+      pickHeaders(
+        { "Content-Type": "application/json", "x-request-id": ["a", "b"], authorization: "Bearer t" },
+        keep,
+      ),
+    ).toEqual(expected);
+    const h = new Headers([
+      ["content-type", "application/json"],
+      ["x-request-id", "a"],
+      ["x-request-id", "b"],
+      ["webhook-signature", "v1,x"],
+    ]);
+    expect(pickHeaders(h, keep)).toEqual(expected);
+    expect(
+      pickHeaders(
+        [
+          ["Content-Type", "application/json"],
+          ["X-Request-Id", "a"],
+          ["x-request-id", "b"],
+        ],
+        keep,
+      ),
+    ).toEqual(expected);
+    expect(pickHeaders(undefined, keep)).toEqual({});
+  });
+});
+
+describe("cursors", () => {
+  it("round-trips keys and rejects foreign cursors", () => {
+    expect(decodeCursor(encodeCursor(123_456_789))).toBe(123_456_789);
+    expect(decodeCursor(null)).toBeNull();
+    expect(() => decodeCursor("eyJ4IjoxfQ")).toThrow(expect.objectContaining({ code: "invalid_cursor" }));
+    expect(pageLimit(undefined)).toBe(50);
+    expect(pageLimit(5000)).toBe(1000);
+    expect(() => pageLimit(0)).toThrow(expect.objectContaining({ code: "invalid_limit" }));
+  });
+});
+
+describe("truncateUtf8", () => {
+  it("cuts at a character boundary within the byte budget", () => {
+    expect(truncateUtf8("abc", 10)).toBe("abc");
+    expect(truncateUtf8("aé", 2)).toBe("a");
+    expect(truncateUtf8("€€", 5)).toBe("€");
+    expect(Buffer.byteLength(truncateUtf8("😀".repeat(2000), 4096))).toBe(4096);
+    expect(truncateUtf8(new Uint8Array([0x61, 0xe2, 0x82, 0xac]), 3)).toBe("a");
+  });
+});

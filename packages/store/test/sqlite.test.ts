@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openStore, type Store, StoreUnavailableError } from "../src/index.js";
+import { spawnChild } from "./support/child.js";
+
+// SQLite-only behaviour: group commit, lock contention, URL forms, several processes on one file.
+let dir: string;
+let file: string;
+const stores: Store[] = [];
+const open = async (options: Parameters<typeof openStore>[0] & object = {}) => {
+  const store = await openStore({ url: file, logger: { warn() {} }, ...options });
+  stores.push(store);
+  return store;
+};
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "plant-store-sqlite-"));
+  file = join(dir, "store.db");
+});
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** WAL frames written since the last checkpoint: each commit appends at least one. */
+function walFrames(db: Database.Database): number {
+  return (db.pragma("wal_checkpoint(PASSIVE)") as { log: number }[])[0]!.log;
+}
+
+describe("SQLite group commit", () => {
+  it("writes concurrent records in one transaction; one per record without group commit", async () => {
+    const grouped = await open();
+    const raw = new Database(file);
+    try {
+      expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
+      raw.pragma("wal_checkpoint(TRUNCATE)");
+      await Promise.all(
+        Array.from({ length: 200 }, (_, i) => grouped.inbox.record({ webhookId: `g${i}`, body: "{}" })),
+      );
+      const groupedFrames = walFrames(raw);
+      await grouped.close();
+
+      const single = await open({ groupCommit: false });
+      raw.pragma("wal_checkpoint(TRUNCATE)");
+      await Promise.all(
+        Array.from({ length: 200 }, (_, i) => single.inbox.record({ webhookId: `s${i}`, body: "{}" })),
+      );
+      const singleFrames = walFrames(raw);
+      // 200 rows fit in a handful of pages: one commit writes each page once.
+      expect(groupedFrames).toBeLessThan(20);
+      expect(singleFrames).toBeGreaterThanOrEqual(200);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it("rejects every caller of a batch whose commit fails, and keeps none of its rows", async () => {
+    const store = await open({ busyTimeoutMs: 50 });
+    const locker = new Database(file);
+    try {
+      locker.exec("BEGIN IMMEDIATE");
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => store.inbox.record({ webhookId: `b${i}`, body: "{}" })),
+      );
+      expect(results.every((r) => r.status === "rejected" && r.reason instanceof StoreUnavailableError)).toBe(
+        true,
+      );
+      expect((results[0] as PromiseRejectedResult).reason.code).toBe("store_unavailable");
+      locker.exec("ROLLBACK");
+      expect(await store.inbox.count()).toBe(0);
+      await expect(store.inbox.record({ webhookId: "b0", body: "{}" })).resolves.toMatchObject({
+        duplicate: false,
+      });
+    } finally {
+      locker.close();
+    }
+  });
+
+  it("acknowledges a duplicate inside the same batch as a duplicate", async () => {
+    const store = await open();
+    const [a, b] = await Promise.all([
+      store.inbox.record({ webhookId: "same", body: "1" }),
+      store.inbox.record({ webhookId: "same", body: "2" }),
+    ]);
+    expect([a.duplicate, b.duplicate]).toEqual([false, true]);
+    expect(Buffer.from((await store.inbox.get("same"))!.body).toString()).toBe("1");
+  });
+});
+
+describe("SQLite URLs and failures", () => {
+  it("opens :memory:, sqlite: and file: URLs and creates the parent directory", async () => {
+    for (const url of [":memory:", `sqlite:${join(dir, "a", "x.db")}`, `file://${join(dir, "b", "y.db")}`]) {
+      const store = await openStore({ url, logger: { warn() {} } });
+      stores.push(store);
+      await store.inbox.record({ webhookId: "x", body: "{}" });
+      expect(store.backend).toBe("sqlite");
+      expect(await store.inbox.count()).toBe(1);
+    }
+  });
+
+  it("reports an unusable path as store_unavailable", async () => {
+    const plain = join(dir, "plain-file");
+    writeFileSync(plain, "not a directory");
+    const error = await openStore({ url: join(plain, "sub", "x.db") }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    const notSqlite = await openStore({ url: plain }).catch((e: unknown) => e);
+    expect(notSqlite).toMatchObject({ code: "store_unavailable" });
+  });
+
+  it("refuses publish({ tx }), which needs PostgreSQL", async () => {
+    const store = await open();
+    await expect(
+      store.outbox.publish('{"id":1,"name":"a"}', { tx: { query: async () => ({ rows: [] }) } }),
+    ).rejects.toMatchObject({
+      code: "invalid_option",
+    });
+  });
+});
+
+describe("SQLite with several processes", () => {
+  it("two processes claiming from one file never get the same delivery", async () => {
+    const store = await open();
+    for (let i = 0; i < 3; i++) await store.subscriptions.create({ url: `https://s${i}.example/` });
+    for (let i = 0; i < 400; i++) await store.outbox.publish(`{"id":${i},"name":"Fern"}`);
+    await store.close();
+
+    const workers = [
+      spawnChild("./claim-child.mjs", [file, "p1"]),
+      spawnChild("./claim-child.mjs", [file, "p2"]),
+    ];
+    await Promise.all(workers.map((w) => w.ready));
+    for (const w of workers) w.child.stdin?.write("go\n");
+    const codes = await Promise.all(workers.map((w) => w.closed));
+    expect(workers.map((w) => w.stderr())).toEqual(["", ""]);
+    expect(codes).toEqual([0, 0]);
+    const [p1, p2] = workers.map((w) => w.lines.map(Number));
+    const all = [...p1!, ...p2!];
+    console.info(`[sqlite processes] p1 claimed ${p1!.length}, p2 claimed ${p2!.length}`);
+    expect(all).toHaveLength(1200);
+    expect(new Set(all).size).toBe(1200);
+    expect(p1!.length).toBeGreaterThan(0);
+    expect(p2!.length).toBeGreaterThan(0);
+  }, 60_000);
+});
