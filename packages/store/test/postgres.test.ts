@@ -23,7 +23,7 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
   it("publishes inside the caller's transaction: rolled back → nothing; committed → delivered, woken at commit", async () => {
     const store = await backend.open();
     const worker = await backend.open();
-    await store.subscriptions.create({ url: "https://a.example/" });
+    await store.subscriptions.create({ url: "https://a.example/", token: "psk_t" });
     const client = await app.connect();
     try {
       await client.query("BEGIN");
@@ -120,7 +120,7 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     const warnings: string[] = [];
     const store = await backend.open({ logger: { warn: (m) => warnings.push(m) } });
     const other = await backend.open();
-    await store.subscriptions.create({ url: "https://a.example/" });
+    await store.subscriptions.create({ url: "https://a.example/", token: "psk_t" });
     await store.outbox.waitForWork(undefined, 1); // starts LISTEN
     await new Promise((r) => setTimeout(r, 300));
     await app.query(

@@ -122,7 +122,8 @@ describe("SQLite URLs and failures", () => {
 describe("SQLite with several processes", () => {
   it("two processes claiming from one file never get the same delivery", async () => {
     const store = await open();
-    for (let i = 0; i < 3; i++) await store.subscriptions.create({ url: `https://s${i}.example/` });
+    for (let i = 0; i < 3; i++)
+      await store.subscriptions.create({ url: `https://s${i}.example/`, token: "psk_t" });
     for (let i = 0; i < 400; i++) await store.outbox.publish(`{"id":${i},"name":"Fern"}`);
     await store.close();
 

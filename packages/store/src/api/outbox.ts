@@ -69,7 +69,7 @@ export interface ClaimedDelivery extends LeaseRef {
   dueAt: Date;
   message: { id: string; body: Uint8Array; createdAt: Date };
   /** Decrypted; `secrets` holds only those not expired. */
-  subscription: { id: string; url: string; token: string | null; secrets: string[] };
+  subscription: { id: string; url: string; token: string; secrets: string[] };
 }
 
 export interface ClaimOptions {

@@ -11,8 +11,8 @@ export interface Subscription {
   /** `sub_…` */
   id: string;
   url: string;
-  /** Sent as `Authorization: Bearer <token>`; `null` when the endpoint needs none. */
-  token: string | null;
+  /** Sent as `Authorization: Bearer <token>` on every attempt. */
+  token: string;
   secrets: SigningSecret[];
   enabled: boolean;
   disabledReason: string | null;
@@ -27,7 +27,7 @@ export type SecretInput = string | { secret: string; expiresAt?: Date | number |
 
 export interface CreateSubscriptionInput {
   url: string;
-  token?: string | null;
+  token: string;
   secrets?: readonly SecretInput[];
   /** Default `true`. */
   enabled?: boolean;
@@ -35,7 +35,7 @@ export interface CreateSubscriptionInput {
 
 export interface UpdateSubscriptionInput {
   url?: string;
-  token?: string | null;
+  token?: string;
   /** Replaces the whole list. */
   secrets?: readonly SecretInput[];
 }

@@ -30,7 +30,7 @@ CREATE INDEX inbox_events_unprocessed_idx ON ${s}.inbox_events (seq) WHERE proce
 CREATE TABLE ${s}.subscriptions (
   id              text    PRIMARY KEY,
   url             text    NOT NULL,
-  token           text,
+  token           text    NOT NULL,
   secrets         jsonb   NOT NULL DEFAULT '[]',
   enabled         boolean NOT NULL DEFAULT true,
   disabled_reason text,

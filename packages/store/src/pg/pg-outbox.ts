@@ -39,7 +39,7 @@ interface ClaimRow {
   created_at: string;
   subscription_id: string;
   url: string;
-  token: string | null;
+  token: string;
   secrets: StoredSecret[];
 }
 
@@ -169,7 +169,7 @@ export function createPgOutbox(ctx: PgContext): Outbox {
           subscription: {
             id: r.subscription_id,
             url: r.url,
-            token: r.token === null ? null : ctx.box.open(r.token, `${r.subscription_id}:token`),
+            token: ctx.box.open(r.token, `${r.subscription_id}:token`),
             secrets: activeSecretsOf(ctx.box, r.subscription_id, r.secrets, at),
           },
         }),

@@ -1,6 +1,13 @@
 import type { HeaderInput } from "../api/inbox.js";
 
-/** Headers kept with every inbox event: enough to replay and debug, nothing secret. */
+/**
+ * Headers kept with every inbox event: enough to replay and debug, nothing secret.
+ *
+ * @example
+ * ```ts
+ * KEPT_HEADERS.includes("webhook-id"); // true
+ * ```
+ */
 export const KEPT_HEADERS: readonly string[] = [
   "webhook-id",
   "webhook-timestamp",

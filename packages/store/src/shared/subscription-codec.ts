@@ -9,7 +9,7 @@ import { checkCredential } from "./validate.js";
 export interface SubscriptionRow {
   id: string;
   url: string;
-  token: string | null;
+  token: string;
   secrets: string | StoredSecret[];
   enabled: number | boolean;
   disabled_reason: string | null;
@@ -29,11 +29,9 @@ export interface StoredSecret {
 const tokenAad = (id: string) => `${id}:token`;
 const secretAad = (id: string) => `${id}:secret`;
 
-/** Seals a token for row `id` (`null` stays `null`). */
-export function sealToken(box: SecretBox, id: string, token: string | null | undefined): string | null {
-  return token === null || token === undefined
-    ? null
-    : box.seal(checkCredential(token, "token"), tokenAad(id));
+/** Validates and seals a bearer token for row `id`. */
+export function sealToken(box: SecretBox, id: string, token: unknown): string {
+  return box.seal(checkCredential(token, "token"), tokenAad(id));
 }
 
 /** Validates and seals secrets for row `id`. */
@@ -75,7 +73,7 @@ export function decodeSubscription(box: SecretBox, row: SubscriptionRow): Subscr
   return {
     id: row.id,
     url: row.url,
-    token: row.token === null ? null : box.open(row.token, tokenAad(row.id)),
+    token: box.open(row.token, tokenAad(row.id)),
     secrets: storedSecrets(row.secrets).map(
       (s): SigningSecret => ({
         secret: box.open(s.secret, secretAad(row.id)),

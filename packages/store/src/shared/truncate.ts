@@ -1,4 +1,11 @@
-/** The most response bytes kept per attempt. */
+/**
+ * The most response bytes kept per attempt.
+ *
+ * @example
+ * ```ts
+ * await outbox.complete(d, { attempt: { status: 200, latencyMs, responseBody } }); // cut to MAX_RESPONSE_BYTES
+ * ```
+ */
 export const MAX_RESPONSE_BYTES = 4096;
 
 /**

@@ -30,7 +30,7 @@ CREATE INDEX inbox_events_unprocessed_idx ON inbox_events (seq) WHERE processed_
 CREATE TABLE subscriptions (
   id              TEXT    PRIMARY KEY,
   url             TEXT    NOT NULL,
-  token           TEXT,
+  token           TEXT    NOT NULL,
   secrets         TEXT    NOT NULL DEFAULT '[]',
   enabled         INTEGER NOT NULL DEFAULT 1,
   disabled_reason TEXT,

@@ -74,7 +74,7 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox {
         created_at: number;
         subscription_id: string;
         url: string;
-        token: string | null;
+        token: string;
         secrets: string;
       };
       return {
@@ -87,7 +87,7 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox {
         subscription: {
           id: d.subscription_id,
           url: d.url,
-          token: d.token === null ? null : ctx.box.open(d.token, `${d.subscription_id}:token`),
+          token: ctx.box.open(d.token, `${d.subscription_id}:token`),
           secrets: activeSecretsOf(ctx.box, d.subscription_id, JSON.parse(d.secrets) as StoredSecret[], at),
         },
       };

@@ -28,8 +28,8 @@ const DUE = (i: string) =>
 
 async function buildSqliteBacklog(b: TestBackend): Promise<void> {
   await b.sql(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 9)
-    INSERT INTO subscriptions (id, url, secrets, enabled, created_at, updated_at)
-    SELECT 'sub_bulk_' || i, 'https://bulk.example/' || i, '[]', 1, ${NOW}, ${NOW} FROM n`);
+    INSERT INTO subscriptions (id, url, token, secrets, enabled, created_at, updated_at)
+    SELECT 'sub_bulk_' || i, 'https://bulk.example/' || i, 'psk_bulk', '[]', 1, ${NOW}, ${NOW} FROM n`);
   await b.sql(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${ROWS / 10 - 1})
     INSERT INTO messages (id, body, created_at)
     SELECT printf('msg_bulk_%07d', i), CAST('{"id":' || i || ',"name":"Fern"}' AS BLOB), ${NOW} - 86400000 + i FROM n`);
@@ -41,8 +41,8 @@ async function buildSqliteBacklog(b: TestBackend): Promise<void> {
 }
 
 async function buildPgBacklog(b: TestBackend): Promise<void> {
-  await b.sql(`INSERT INTO {t}subscriptions (id, url, secrets, enabled, created_at, updated_at)
-    SELECT 'sub_bulk_' || i, 'https://bulk.example/' || i, '[]', true, ${NOW}, ${NOW} FROM generate_series(0, 9) i`);
+  await b.sql(`INSERT INTO {t}subscriptions (id, url, token, secrets, enabled, created_at, updated_at)
+    SELECT 'sub_bulk_' || i, 'https://bulk.example/' || i, 'psk_bulk', '[]', true, ${NOW}, ${NOW} FROM generate_series(0, 9) i`);
   await b.sql(`INSERT INTO {t}messages (id, body, created_at)
     SELECT 'msg_bulk_' || lpad(i::text, 7, '0'), convert_to('{"id":' || i || ',"name":"Fern"}', 'UTF8'), ${NOW} - 86400000 + i
     FROM generate_series(0, ${ROWS / 10 - 1}) i`);

@@ -21,7 +21,11 @@ export function subscriptionConformance(backend: () => TestBackend): void {
         secrets: [SECRET],
       });
       clock.advance(10);
-      const b = await store.subscriptions.create({ url: "https://b.example/hook", enabled: false });
+      const b = await store.subscriptions.create({
+        url: "https://b.example/hook",
+        token: "psk_b",
+        enabled: false,
+      });
       expect(a.id).toMatch(/^sub_[0-9A-Z]{26}$/);
       expect(a).toMatchObject({
         url: "https://a.example/hook",
@@ -30,13 +34,16 @@ export function subscriptionConformance(backend: () => TestBackend): void {
         failingSince: null,
       });
       expect(a.secrets).toEqual([{ secret: SECRET, expiresAt: null, createdAt: new Date(clock.t - 10) }]);
-      expect(b).toMatchObject({ token: null, secrets: [], enabled: false });
+      expect(b).toMatchObject({ token: "psk_b", secrets: [], enabled: false });
       expect((await store.subscriptions.list()).map((s) => s.id)).toEqual([a.id, b.id]);
       expect((await store.subscriptions.list({ enabled: true })).map((s) => s.id)).toEqual([a.id]);
 
       clock.advance(5);
-      const updated = await store.subscriptions.update(a.id, { url: "https://a2.example/hook", token: null });
-      expect(updated).toMatchObject({ url: "https://a2.example/hook", token: null, secrets: a.secrets });
+      const updated = await store.subscriptions.update(a.id, {
+        url: "https://a2.example/hook",
+        token: "psk_new",
+      });
+      expect(updated).toMatchObject({ url: "https://a2.example/hook", token: "psk_new", secrets: a.secrets });
       expect(updated.updatedAt.getTime()).toBe(clock.t);
       expect(await store.subscriptions.delete(b.id)).toBe(true);
       expect(await store.subscriptions.delete(b.id)).toBe(false);
@@ -48,17 +55,29 @@ export function subscriptionConformance(backend: () => TestBackend): void {
 
     it("validates urls and credentials without echoing them", async () => {
       const store = await backend().open();
-      await expect(store.subscriptions.create({ url: "ftp://x.example" })).rejects.toBeInstanceOf(
-        StoreInputError,
-      );
-      await expect(store.subscriptions.create({ url: "https://user:pw@x.example" })).rejects.toMatchObject({
+      await expect(
+        store.subscriptions.create({ url: "ftp://x.example", token: TOKEN }),
+      ).rejects.toBeInstanceOf(StoreInputError);
+      await expect(
+        store.subscriptions.create({ url: "https://user:pw@x.example", token: TOKEN }),
+      ).rejects.toMatchObject({
         code: "invalid_url",
       });
       const bad = store.subscriptions.create({ url: "https://x.example", token: "psk_abc def" });
       await expect(bad).rejects.toMatchObject({ code: "invalid_token" });
-      await expect(bad).rejects.not.toThrow(/psk_abc/);
+      expect(String(await bad.catch((e: Error) => e.message))).not.toContain("psk_abc");
+      await expect(store.subscriptions.create({ url: "https://x.example" } as never)).rejects.toMatchObject({
+        code: "invalid_token",
+      });
+      const notBase64 = store.subscriptions.create({
+        url: "https://x.example",
+        token: TOKEN,
+        secrets: ["whsec_!!secret!!"],
+      });
+      await expect(notBase64).rejects.toMatchObject({ code: "invalid_secret" });
+      expect(String(await notBase64.catch((e: Error) => e.message))).not.toContain("!!secret!!");
       await expect(
-        store.subscriptions.create({ url: "https://x.example", secrets: [""] }),
+        store.subscriptions.create({ url: "https://x.example", token: TOKEN, secrets: [""] }),
       ).rejects.toMatchObject({
         code: "invalid_secret",
       });
@@ -130,7 +149,11 @@ export function subscriptionConformance(backend: () => TestBackend): void {
     it("rotates a secret with a grace period during which both are active", async () => {
       const clock = manualClock();
       const store = await backend().open({ now: clock.now, encryptionKey: KEY });
-      const sub = await store.subscriptions.create({ url: "https://a.example", secrets: [SECRET] });
+      const sub = await store.subscriptions.create({
+        url: "https://a.example",
+        token: TOKEN,
+        secrets: [SECRET],
+      });
       const rotated = await store.subscriptions.rotateSecret(sub.id, SECRET_2, { graceMs: 60_000 });
       expect(rotated.secrets.map((s) => [s.secret, s.expiresAt?.getTime() ?? null])).toEqual([
         [SECRET, clock.t + 60_000],
