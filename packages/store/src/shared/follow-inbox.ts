@@ -33,7 +33,9 @@ export async function* followInbox(
   const pollMs = options.pollIntervalMs ?? 1000;
   const late = new Set<number>();
   const recent = new Set<number>();
-  let last = Number.POSITIVE_INFINITY; // nothing counts as late until the start point is known
+  // Until the start point is known nothing counts as late: what commits meanwhile is above it and
+  // fetched by the first `seq > last` query; never re-yield what a resuming client already has.
+  let last = Number.NEGATIVE_INFINITY;
   const off = source.notifier.subscribe((seqs) => {
     for (const seq of seqs) if (seq <= last && !recent.has(seq)) late.add(seq);
   });
