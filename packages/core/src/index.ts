@@ -59,6 +59,20 @@ export {
   type MessageIdOptions,
 } from "./ids.js";
 export {
+  createMemoryDedup,
+  createWebhookHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  type DedupStore,
+  type HeaderLookup,
+  type Logger,
+  type OnEventResult,
+  type ReceivedEvent,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
+  type WebhookRequest,
+  type WebhookResponse,
+} from "./receive/index.js";
+export {
   createSecret,
   createSigning,
   parseSecret,

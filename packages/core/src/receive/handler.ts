@@ -1,0 +1,268 @@
+import { WEBHOOK_HEADERS, WEBHOOK_PATH } from "@plant-store/spec";
+import {
+  bearerChallenge,
+  createTokenVerifier,
+  parseAuthorization,
+  type TokenVerifier,
+} from "../auth/index.js";
+import { type NewPlant, type NewPlantLossless, parseNewPlant } from "../events/index.js";
+import { verify } from "../signing/index.js";
+import { errorResponse, okResponse } from "./responses.js";
+import type {
+  DedupStore,
+  HeaderLookup,
+  Logger,
+  OnEventResult,
+  ReceivedEvent,
+  WebhookRequest,
+  WebhookResponse,
+} from "./types.js";
+
+/** Default body cap: far above any New Plant payload, far below what could hurt a server. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+interface CommonOptions {
+  /** Accepted bearer tokens (clear or `sha256:<hex>`), or a ready verifier. Required. */
+  tokens: readonly string[] | TokenVerifier;
+  /** `whsec_` secrets; when given, a valid Standard Webhooks signature is required. */
+  secrets?: readonly string[];
+  /** Allowed clock skew for `webhook-timestamp`, both ways. Default 300 s. */
+  toleranceSeconds?: number;
+  /** Body cap in bytes (413 beyond it). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** The path served; `null` when a framework routes (any path accepted). Default `/plant/webhook`. */
+  path?: string | null;
+  /** `realm` of the `WWW-Authenticate` challenge. Default `plant-store`. */
+  realm?: string;
+  /** Dedup on `webhook-id` before `onEvent`; optional when `onEvent` deduplicates itself. */
+  dedup?: DedupStore;
+  /** Clock in ms. Default `Date.now`. */
+  now?: () => number;
+  logger?: Logger;
+}
+
+/** Options of {@link createWebhookHandler}; `mode` picks the id type handed to `onEvent`. */
+export type WebhookHandlerOptions =
+  | (CommonOptions & {
+      mode?: "safe";
+      /** Stores or acts on the event; 200 is answered only after it resolves. Throwing → 503. */
+      onEvent: (event: ReceivedEvent<NewPlant>) => OnEventResult | Promise<OnEventResult>;
+    })
+  | (CommonOptions & {
+      mode: "lossless";
+      onEvent: (event: ReceivedEvent<NewPlantLossless>) => OnEventResult | Promise<OnEventResult>;
+    });
+
+/** The receive pipeline: `preflight` before the body is read, `handle` with it. Never throws. */
+export interface WebhookHandler {
+  readonly maxBodyBytes: number;
+  /** Checks path, method, content type and declared length; a response to send now, or null to read the body. */
+  preflight(request: Omit<WebhookRequest, "body">): WebhookResponse | null;
+  /** Runs the whole pipeline over a fully read body. */
+  handle(request: WebhookRequest): Promise<WebhookResponse>;
+  /** The response for a body that grew past the cap while being read. */
+  tooLarge(): WebhookResponse;
+}
+
+const KEPT_HEADERS = [
+  WEBHOOK_HEADERS.id,
+  WEBHOOK_HEADERS.timestamp,
+  WEBHOOK_HEADERS.signature,
+  "content-type",
+  "user-agent",
+] as const;
+const MAX_ID_LENGTH = 256;
+
+/**
+ * Builds the receive pipeline of the New Plant webhook, written once over plain data:
+ * path/method → content type → size cap → bearer → signature + timestamp → JSON → schema → dedup → `onEvent` → 200.
+ * Every failure is a `{ error, message }` response of the contract; nothing throws, nothing answers 5xx but 503.
+ *
+ * @example
+ * ```ts
+ * const handler = createWebhookHandler({
+ *   tokens: [process.env.PLANT_STORE_TOKEN!],
+ *   secrets: [process.env.PLANT_STORE_WEBHOOK_SECRET!],
+ *   onEvent: async (event) => { await db.insert(event.payload); },
+ * });
+ * const res = await handler.handle({ method: "POST", path: "/plant/webhook", headers: (n) => h[n], body });
+ * ```
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const path = options.path === undefined ? WEBHOOK_PATH : options.path;
+  const realm = options.realm ?? "plant-store";
+  const secrets = options.secrets && options.secrets.length > 0 ? options.secrets : null;
+  const toleranceSeconds = options.toleranceSeconds ?? 300;
+  const now = options.now ?? Date.now;
+  const mode = options.mode ?? "safe";
+  const tokens = Array.isArray(options.tokens)
+    ? createTokenVerifier(options.tokens as readonly string[])
+    : (options.tokens as TokenVerifier);
+  const onEvent = options.onEvent as (event: ReceivedEvent) => OnEventResult | Promise<OnEventResult>;
+  const { dedup, logger } = options;
+
+  function preflight(request: Omit<WebhookRequest, "body">): WebhookResponse | null {
+    if (path !== null && request.path !== path) {
+      return errorResponse(
+        404,
+        `Nothing is served at ${request.path}. Send New Plant webhooks to POST ${path}.`,
+      );
+    }
+    if (request.method.toUpperCase() !== "POST") {
+      return errorResponse(405, `${request.method} is not allowed here. Send the webhook with POST.`, {
+        allow: "POST",
+      });
+    }
+    const contentType = request.headers("content-type");
+    if (!isJsonContentType(contentType)) {
+      return errorResponse(
+        415,
+        contentType
+          ? `Content type '${truncate(contentType, 100)}' is not accepted. Send 'Content-Type: application/json' (UTF-8).`
+          : "The request has no Content-Type. Send 'Content-Type: application/json'.",
+      );
+    }
+    const length = request.headers("content-length");
+    if (length && /^\d+$/.test(length) && Number(length) > maxBodyBytes) return tooLarge();
+    return null;
+  }
+
+  function tooLarge(): WebhookResponse {
+    return errorResponse(
+      413,
+      `The body is larger than ${maxBodyBytes} bytes. A New Plant payload is a small JSON object; send one plant per request.`,
+      { connection: "close" },
+    );
+  }
+
+  async function handle(request: WebhookRequest): Promise<WebhookResponse> {
+    try {
+      return await run(request);
+    } catch (error) {
+      logger?.error("webhook pipeline failed", { error: errorMessage(error) });
+      return errorResponse(503, "The event could not be processed right now. Retry later.");
+    }
+  }
+
+  async function run(request: WebhookRequest): Promise<WebhookResponse> {
+    const early = preflight(request);
+    if (early) return early;
+    if (request.body.byteLength > maxBodyBytes) return tooLarge();
+
+    const auth = parseAuthorization(request.headers("authorization"));
+    if (!auth.ok) {
+      if (auth.reason === "missing") {
+        return errorResponse(401, "Missing bearer token. Send 'Authorization: Bearer <ACCESS_TOKEN>'.", {
+          "www-authenticate": bearerChallenge({ realm }),
+        });
+      }
+      return errorResponse(400, `Malformed Authorization header: ${auth.message}`, {
+        "www-authenticate": bearerChallenge({ realm, error: "invalid_request" }),
+      });
+    }
+    if (!(await tokens.verify(auth.token))) {
+      return errorResponse(
+        401,
+        "The bearer token is not accepted. Check the token configured for this receiver.",
+        {
+          "www-authenticate": bearerChallenge({ realm, error: "invalid_token" }),
+        },
+      );
+    }
+
+    const id = request.headers(WEBHOOK_HEADERS.id) ?? null;
+    const rawTimestamp = request.headers(WEBHOOK_HEADERS.timestamp) ?? null;
+    let timestamp: number | null = null;
+    if (secrets) {
+      const signature = request.headers(WEBHOOK_HEADERS.signature);
+      if (!id || !rawTimestamp || !signature) {
+        return errorResponse(
+          401,
+          "This receiver requires signed webhooks: send webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks).",
+        );
+      }
+      const verdict = await verify({
+        secrets,
+        id,
+        timestamp: rawTimestamp,
+        signature,
+        body: request.body,
+        now,
+        toleranceSeconds,
+      });
+      if (!verdict.ok) {
+        const status =
+          verdict.code.startsWith("malformed_") || verdict.code === "missing_headers" ? 400 : 401;
+        return errorResponse(status, verdict.message);
+      }
+      timestamp = verdict.timestamp;
+    } else {
+      if (id !== null && (id.length === 0 || id.length > MAX_ID_LENGTH || /[^\x21-\x7e]/.test(id))) {
+        return errorResponse(
+          400,
+          `Malformed webhook-id: send 1 to ${MAX_ID_LENGTH} visible ASCII characters, the same on every retry.`,
+        );
+      }
+      if (rawTimestamp !== null) {
+        if (!/^\d{1,12}$/.test(rawTimestamp)) {
+          return errorResponse(400, "Malformed webhook-timestamp: send unix time in whole seconds.");
+        }
+        timestamp = Number(rawTimestamp);
+      }
+    }
+
+    const parsed =
+      mode === "lossless" ? parseNewPlant(request.body, { mode: "lossless" }) : parseNewPlant(request.body);
+    if (!parsed.ok) return errorResponse(parsed.kind === "json" ? 400 : 422, parsed.message);
+
+    try {
+      if (id !== null && dedup && (await dedup.has(id))) return okResponse(true);
+      const result = await onEvent({
+        id,
+        timestamp,
+        payload: parsed.value,
+        body: request.body,
+        headers: keptHeaders(request.headers),
+      });
+      if (id !== null && dedup) await dedup.add(id);
+      return okResponse(result?.duplicate === true);
+    } catch (error) {
+      logger?.error("storing the event failed", { webhookId: id, error: errorMessage(error) });
+      return errorResponse(503, "The event could not be stored right now. It was not accepted; retry later.");
+    }
+  }
+
+  return { maxBodyBytes, preflight, handle, tooLarge };
+}
+
+function isJsonContentType(value: string | null | undefined): boolean {
+  if (!value) return false;
+  const [type, ...params] = value.split(";");
+  if (type?.trim().toLowerCase() !== "application/json") return false;
+  for (const param of params) {
+    const [key, raw] = param.split("=");
+    if (key?.trim().toLowerCase() === "charset") {
+      const charset = raw?.trim().replace(/^"|"$/g, "").toLowerCase();
+      if (charset !== "utf-8" && charset !== "utf8") return false;
+    }
+  }
+  return true;
+}
+
+function keptHeaders(headers: HeaderLookup): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = headers(name);
+    if (value != null) kept[name] = value;
+  }
+  return kept;
+}
+
+function truncate(value: string, max: number): string {
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,281 @@
+import fc from "fast-check";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createFetchHandler } from "../src/adapters/fetch.js";
+import { createMemoryDedup, type ReceivedEvent } from "../src/receive/index.js";
+import { NOW_MS, NOW_S, SECRET, signedHeaders, TOKEN, webhookUrl } from "./helpers.js";
+
+const PLANT = '{"id":1,"name":"Monstera deliciosa","tag":"tropical"}';
+
+let events: ReceivedEvent[];
+let fail: Error | null;
+function app(extra: Record<string, unknown> = {}) {
+  return createFetchHandler({
+    tokens: [TOKEN],
+    secrets: [SECRET],
+    now: () => NOW_MS,
+    dedup: createMemoryDedup(),
+    onEvent: (event: ReceivedEvent) => {
+      if (fail) throw fail;
+      events.push(event);
+    },
+    ...extra,
+  } as Parameters<typeof createFetchHandler>[0]);
+}
+beforeEach(() => {
+  events = [];
+  fail = null;
+});
+
+async function post(
+  handler: (r: Request) => Promise<Response>,
+  body: string,
+  headers: Record<string, string>,
+  init: RequestInit = {},
+) {
+  const res = await handler(new Request(webhookUrl(), { method: "POST", body, headers, ...init }));
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+}
+
+function expectError(r: { status: number; body: unknown }, status: number, pattern: RegExp) {
+  expect(r.status).toBe(status);
+  expect(r.body).toEqual({ error: status, message: expect.stringMatching(pattern) });
+}
+
+describe("receive pipeline over Fetch (every status code of the contract)", () => {
+  it("200: a signed, valid New Plant is handed to onEvent with its exact bytes", async () => {
+    const r = await post(app(), PLANT, await signedHeaders(PLANT));
+    expect(r.status).toBe(200);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.payload).toEqual({ id: 1, name: "Monstera deliciosa", tag: "tropical" });
+    expect(new TextDecoder().decode(events[0]?.body)).toBe(PLANT);
+    expect(events[0]?.id).toBe("msg_test_1");
+    expect(events[0]?.timestamp).toBe(NOW_S);
+    expect(events[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it("200 for a duplicate webhook-id, without a second effect", async () => {
+    const handler = app();
+    const headers = await signedHeaders(PLANT);
+    expect((await post(handler, PLANT, headers)).status).toBe(200);
+    const again = await post(handler, PLANT, headers);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("webhook-duplicate")).toBe("true");
+    expect(events).toHaveLength(1);
+  });
+
+  it("200 duplicate reported by onEvent itself (a deduplicating store)", async () => {
+    const handler = createFetchHandler({ tokens: [TOKEN], onEvent: () => ({ duplicate: true }) });
+    const r = await handler(
+      new Request(webhookUrl(), {
+        method: "POST",
+        body: PLANT,
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", "webhook-id": "x" },
+      }),
+    );
+    expect(r.status).toBe(200);
+    expect(r.headers.get("webhook-duplicate")).toBe("true");
+  });
+
+  it("400: malformed JSON", async () => {
+    const body = '{"id":1,"name":';
+    expectError(await post(app(), body, await signedHeaders(body)), 400, /JSON/);
+    expect(events).toHaveLength(0);
+  });
+
+  it("400: malformed signature header", async () => {
+    const headers = { ...(await signedHeaders(PLANT)), "webhook-signature": "not-a-signature" };
+    expectError(await post(app(), PLANT, headers), 400, /signature/i);
+  });
+
+  it("400: webhook-id containing a dot", async () => {
+    // sign() refuses dotted ids, so the header is made by hand: well-formed, but over an ambiguous id.
+    const headers = {
+      ...(await signedHeaders(PLANT)),
+      "webhook-id": "msg.1",
+      "webhook-signature": `v1,${Buffer.alloc(32, 7).toString("base64")}`,
+    };
+    expectError(await post(app(), PLANT, headers), 400, /id/i);
+  });
+
+  it("400: malformed Authorization header, with an invalid_request challenge", async () => {
+    const headers = { ...(await signedHeaders(PLANT)), authorization: "Bearer two tokens" };
+    const r = await post(app(), PLANT, headers);
+    expectError(r, 400, /Authorization/);
+    expect(r.headers.get("www-authenticate")).toBe('Bearer realm="plant-store", error="invalid_request"');
+  });
+
+  it("401: missing bearer token, with a challenge and no error attribute", async () => {
+    const { authorization: _omit, ...headers } = await signedHeaders(PLANT);
+    const r = await post(app(), PLANT, headers);
+    expectError(r, 401, /Missing bearer token/);
+    expect(r.headers.get("www-authenticate")).toBe('Bearer realm="plant-store"');
+  });
+
+  it("401: wrong bearer token, with error=invalid_token", async () => {
+    const r = await post(app(), PLANT, await signedHeaders(PLANT, { token: "psk_wrong_token" }));
+    expectError(r, 401, /not accepted/);
+    expect(r.headers.get("www-authenticate")).toBe('Bearer realm="plant-store", error="invalid_token"');
+    expect(JSON.stringify(r.body)).not.toContain("psk_wrong_token");
+  });
+
+  it("401: signature made with another secret", async () => {
+    const other = "whsec_dGhpcyBpcyBhbm90aGVyIHNlY3JldCBvZiAzMiBieXRlcyE=";
+    const r = await post(app(), PLANT, await signedHeaders(PLANT, { secret: other }));
+    expectError(r, 401, /signature/i);
+    expect(JSON.stringify(r.body)).not.toContain(SECRET.slice(6));
+  });
+
+  it("401: body changed after signing", async () => {
+    const headers = await signedHeaders(PLANT);
+    expectError(await post(app(), PLANT.replace("Monstera", "Monsterb"), headers), 401, /signature/i);
+  });
+
+  it("401: stale and future timestamps", async () => {
+    const stale = await signedHeaders(PLANT, { timestamp: NOW_S - 301 });
+    expectError(await post(app(), PLANT, stale), 401, /old|stale|tolerance/i);
+    const future = await signedHeaders(PLANT, { timestamp: NOW_S + 301 });
+    expectError(await post(app(), PLANT, future), 401, /future/i);
+  });
+
+  it("401: signature headers missing while secrets are configured", async () => {
+    const r = await post(app(), PLANT, {
+      authorization: `Bearer ${TOKEN}`,
+      "content-type": "application/json",
+    });
+    expectError(r, 401, /requires signed webhooks/);
+  });
+
+  it("404: unknown path", async () => {
+    const res = await app()(new Request("http://receiver.test/nope", { method: "POST", body: PLANT }));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: 404, message: expect.stringContaining("/plant/webhook") });
+  });
+
+  it("405: wrong method, with Allow: POST", async () => {
+    const res = await app()(new Request(webhookUrl(), { method: "GET" }));
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+    expect(await res.json()).toEqual({ error: 405, message: expect.stringContaining("POST") });
+  });
+
+  it("413: body over the cap, whether declared or streamed", async () => {
+    const handler = app({ maxBodyBytes: 64 });
+    const big = JSON.stringify({ id: 1, name: "x".repeat(100) });
+    expectError(await post(handler, big, await signedHeaders(big)), 413, /larger than 64 bytes/);
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
+    const res = await handler(
+      new Request(webhookUrl(), {
+        method: "POST",
+        body: stream,
+        headers: await signedHeaders(big),
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(res.status).toBe(413);
+  });
+
+  it("415: not JSON, or no content type", async () => {
+    const headers = { ...(await signedHeaders(PLANT)), "content-type": "text/plain" };
+    expectError(await post(app(), PLANT, headers), 415, /application\/json/);
+    const latin1 = { ...(await signedHeaders(PLANT)), "content-type": "application/json; charset=latin1" };
+    expectError(await post(app(), PLANT, latin1), 415, /application\/json/);
+    const res = await app()(new Request(webhookUrl(), { method: "POST", body: new Uint8Array([1]) }));
+    expect(res.status).toBe(415);
+  });
+
+  it("422: schema violation, naming the JSON pointer", async () => {
+    const body = '{"id":1,"tag":"x"}';
+    expectError(await post(app(), body, await signedHeaders(body)), 422, /\/name/);
+  });
+
+  it("422: id beyond 2^53 in safe mode names /id and the lossless option; lossless mode takes it", async () => {
+    const body = '{"id":9007199254740993,"name":"Big"}';
+    expectError(await post(app(), body, await signedHeaders(body)), 422, /\/id[\s\S]*lossless/);
+    const lossless = app({ mode: "lossless" });
+    expect((await post(lossless, body, await signedHeaders(body))).status).toBe(200);
+    expect(events[0]?.payload.id).toBe(9007199254740993n);
+  });
+
+  it("503: onEvent throws — never a 200, and the retry is not mistaken for a duplicate", async () => {
+    const handler = app();
+    const headers = await signedHeaders(PLANT);
+    fail = new Error("disk full");
+    const r = await post(handler, PLANT, headers);
+    expectError(r, 503, /retry/i);
+    expect(JSON.stringify(r.body)).not.toContain("disk full");
+    fail = null;
+    const retry = await post(handler, PLANT, headers);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("webhook-duplicate")).toBeNull();
+    expect(events).toHaveLength(1);
+  });
+
+  it("503: the dedup store fails", async () => {
+    const handler = app({
+      dedup: {
+        has: () => Promise.reject(new Error("redis down")),
+        add: () => {},
+      },
+    });
+    expectError(await post(handler, PLANT, await signedHeaders(PLANT)), 503, /retry/i);
+    expect(events).toHaveLength(0);
+  });
+
+  it("without secrets, unsigned deliveries with a bearer token are accepted", async () => {
+    const handler = app({ secrets: undefined });
+    const r = await post(handler, PLANT, {
+      authorization: `Bearer ${TOKEN}`,
+      "content-type": "application/json",
+    });
+    expect(r.status).toBe(200);
+    expect(events[0]?.id).toBeNull();
+  });
+
+  it("no input produces a 5xx or a throw (property)", async () => {
+    const handler = app({ maxBodyBytes: 512 });
+    const header = fc.oneof(
+      fc.constant(undefined),
+      fc.string(),
+      fc.constantFrom("application/json", `Bearer ${TOKEN}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH"),
+        fc.constantFrom("/plant/webhook", "/", "/plant/webhook/x", "/%2e%2e"),
+        fc.record({
+          authorization: header,
+          "content-type": header,
+          "webhook-id": header,
+          "webhook-timestamp": fc.oneof(fc.constant(undefined), fc.string(), fc.nat().map(String)),
+          "webhook-signature": header,
+        }),
+        fc.oneof(fc.string(), fc.json(), fc.uint8Array({ maxLength: 600 })),
+        async (method, path, rawHeaders, body) => {
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(rawHeaders)) {
+            if (v === undefined) continue;
+            try {
+              headers.set(k, v);
+            } catch {
+              // Invalid header values cannot even be put on a Request.
+            }
+          }
+          const init: RequestInit = { method, headers };
+          if (method !== "GET") init.body = body;
+          const res = await handler(new Request(`http://receiver.test${path}`, init));
+          expect(res.status).toBeLessThan(500);
+          const text = await res.text();
+          if (res.status !== 200)
+            expect(JSON.parse(text)).toEqual({ error: res.status, message: expect.any(String) });
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
