@@ -1,0 +1,136 @@
+import { parseArgs } from "node:util";
+import { z } from "zod";
+
+/** Validated receiver configuration. */
+export interface ReceiverConfig {
+  port: number;
+  host: string;
+  tokens: string[];
+  secrets: string[];
+  db: string;
+  adminTokens: string[];
+  maxBodyBytes: number;
+  toleranceSeconds: number;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  lossless: boolean;
+}
+
+/** A configuration problem; the message says what to fix. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const list = z
+  .string()
+  .transform((s) =>
+    s
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+const int = (what: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${what} must be a whole number`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `${what} must be at least ${min}`).max(max, `${what} must be at most ${max}`));
+
+const schema = z.object({
+  port: int("--port / PORT", 0, 65535).default(4000),
+  host: z.string().min(1).default("127.0.0.1"),
+  tokens: list.pipe(
+    z.array(z.string()).min(1, "set --token or PLANT_STORE_TOKENS: at least one accepted bearer token is required"),
+  ),
+  secrets: list
+    .pipe(
+      z.array(
+        z.string().startsWith("whsec_", "each --secret / PLANT_STORE_WEBHOOK_SECRET entry must start with whsec_"),
+      ),
+    )
+    .default([]),
+  db: z.string().min(1).default("./data/receiver.db"),
+  adminTokens: list.default([]),
+  maxBodyBytes: int("--max-body / PLANT_STORE_MAX_BODY", 64, 64 * 1024 * 1024).default(1024 * 1024),
+  toleranceSeconds: int("--tolerance / PLANT_STORE_TOLERANCE", 1, 86_400).default(300),
+  logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  lossless: z.boolean().default(false),
+});
+
+/** Help text of `plant-store-receiver --help`. */
+export const HELP = `plant-store-receiver — receive the Plant Store "New Plant" webhook; 200 only once stored.
+
+Usage: plant-store-receiver [options]
+
+Options (each also read from the environment variable shown):
+  --port <n>            PORT                          listen port (default 4000)
+  --host <addr>         HOST                          listen address (default 127.0.0.1)
+  --token <list>        PLANT_STORE_TOKENS            accepted bearer tokens or sha256:<hex> hashes, comma-separated (required)
+  --secret <list>       PLANT_STORE_WEBHOOK_SECRET    whsec_ secrets; when set, valid signatures are required
+  --db <target>         PLANT_STORE_DB                SQLite path (default ./data/receiver.db), :memory:, or postgres://…
+  --admin-token <list>  PLANT_STORE_ADMIN_TOKENS      tokens (or hashes) for GET /events and /events/stream; off without
+  --max-body <bytes>    PLANT_STORE_MAX_BODY          body cap (default 1048576)
+  --tolerance <s>       PLANT_STORE_TOLERANCE         allowed timestamp skew in seconds (default 300)
+  --lossless            PLANT_STORE_LOSSLESS=1        accept the whole int64 id range (ids as bigint)
+  --log-level <level>   PLANT_STORE_LOG_LEVEL         fatal|error|warn|info|debug|trace|silent (default info)
+  -h, --help                                          this help
+  -v, --version                                       the version
+
+Example:
+  PLANT_STORE_TOKENS=psk_… PLANT_STORE_WEBHOOK_SECRET=whsec_… plant-store-receiver --port 4000
+`;
+
+/**
+ * Reads flags (which win) and `PLANT_STORE_*` environment variables, and validates them.
+ * Throws {@link ConfigError} with every problem and how to fix it; never echoes a token or secret.
+ *
+ * @example
+ * ```ts
+ * const config = loadConfig(["--token", "psk_…", "--db", ":memory:"], {});
+ * ```
+ */
+export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConfig | "help" | "version" {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        token: { type: "string" },
+        secret: { type: "string" },
+        db: { type: "string" },
+        "admin-token": { type: "string" },
+        "max-body": { type: "string" },
+        tolerance: { type: "string" },
+        "log-level": { type: "string" },
+        lossless: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+    }));
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}. Run plant-store-receiver --help for the options.`);
+  }
+  if (values.help) return "help";
+  if (values.version) return "version";
+  const pick = (flag: string, name: string) => (values[flag] as string | undefined) ?? env[name];
+  const raw = {
+    port: pick("port", "PORT"),
+    host: pick("host", "HOST"),
+    tokens: pick("token", "PLANT_STORE_TOKENS") ?? "",
+    secrets: pick("secret", "PLANT_STORE_WEBHOOK_SECRET"),
+    db: pick("db", "PLANT_STORE_DB"),
+    adminTokens: pick("admin-token", "PLANT_STORE_ADMIN_TOKENS"),
+    maxBodyBytes: pick("max-body", "PLANT_STORE_MAX_BODY"),
+    toleranceSeconds: pick("tolerance", "PLANT_STORE_TOLERANCE"),
+    logLevel: pick("log-level", "PLANT_STORE_LOG_LEVEL"),
+    lossless: values.lossless === true || /^(1|true|yes)$/i.test(env.PLANT_STORE_LOSSLESS ?? ""),
+  };
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `- ${issue.path.join(".") || "config"}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+  }
+  return result.data;
+}
