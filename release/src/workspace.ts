@@ -1,0 +1,115 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** A package.json as far as the release tests read it. */
+export interface Manifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  description?: string;
+  keywords?: string[];
+  license?: string;
+  repository?: { type: string; url: string; directory?: string };
+  type?: string;
+  sideEffects?: boolean;
+  engines?: { node?: string };
+  exports?: Record<string, unknown>;
+  files?: string[];
+  bin?: Record<string, string>;
+  publishConfig?: { access?: string; provenance?: boolean };
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+/** A publishable workspace package. */
+export interface WorkspacePackage {
+  dir: string;
+  manifest: Manifest;
+}
+
+/**
+ * Every publishable (non-private) package of the workspace, in dependency order (spec first, apps last).
+ *
+ * @example
+ * ```ts
+ * publishablePackages().map((p) => p.manifest.name); // ["@plant-store/spec", "@plant-store/core", …]
+ * ```
+ */
+export function publishablePackages(root = ROOT): WorkspacePackage[] {
+  const dirs = ["spec", ...children(join(root, "packages")), ...children(join(root, "apps"))];
+  const found: WorkspacePackage[] = [];
+  for (const dir of dirs) {
+    const file = join(root, dir, "package.json");
+    if (!existsSync(file)) continue;
+    const manifest = JSON.parse(readFileSync(file, "utf8")) as Manifest;
+    if (!manifest.private) found.push({ dir: join(root, dir), manifest });
+  }
+  return sortByDependencies(found);
+}
+
+function children(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const base = dir.split("/").pop() as string;
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => `${base}/${d.name}`)
+    .sort();
+}
+
+function sortByDependencies(packages: WorkspacePackage[]): WorkspacePackage[] {
+  const byName = new Map(packages.map((p) => [p.manifest.name, p]));
+  const sorted: WorkspacePackage[] = [];
+  const visit = (p: WorkspacePackage, seen: Set<string>) => {
+    if (sorted.includes(p) || seen.has(p.manifest.name)) return;
+    seen.add(p.manifest.name);
+    for (const dep of Object.keys(p.manifest.dependencies ?? {})) {
+      const inner = byName.get(dep);
+      if (inner) visit(inner, seen);
+    }
+    sorted.push(p);
+  };
+  for (const p of packages) visit(p, new Set());
+  return sorted;
+}
+
+/** The pinned pnpm, run through npx (as the README's commands do). */
+export function pnpmCommand(root = ROOT): [string, string[]] {
+  const spec = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { packageManager: string })
+    .packageManager;
+  return ["npx", ["-y", spec]];
+}
+
+/**
+ * Packs every publishable package with pnpm (which rewrites `workspace:` ranges as they will be published)
+ * into `destination`; returns package name → tarball path.
+ *
+ * @example
+ * ```ts
+ * const tarballs = await packAll("/tmp/packs"); // { "@plant-store/core": "/tmp/packs/plant-store-core-0.1.0.tgz", … }
+ * ```
+ */
+export async function packAll(destination: string, root = ROOT): Promise<Record<string, string>> {
+  mkdirSync(destination, { recursive: true });
+  const [cmd, prefix] = pnpmCommand(root);
+  const tarballs: Record<string, string> = {};
+  for (const { dir, manifest } of publishablePackages(root)) {
+    const { stdout } = await run(cmd, [...prefix, "pack", "--pack-destination", destination], {
+      cwd: dir,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const tarball = stdout.trim().split("\n").pop()?.trim();
+    if (!tarball?.endsWith(".tgz") || !existsSync(tarball)) {
+      throw new Error(`pnpm pack of ${manifest.name} printed no tarball:\n${stdout}`);
+    }
+    tarballs[manifest.name] = tarball;
+  }
+  return tarballs;
+}

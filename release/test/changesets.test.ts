@@ -1,0 +1,119 @@
+import { execFile } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packAll, pnpmCommand, publishablePackages, ROOT } from "../src/workspace.js";
+
+const run = promisify(execFile);
+const changeset = join(ROOT, "node_modules", ".bin", "changeset");
+const copies: string[] = [];
+
+/** A throwaway copy of the repository's files (tracked and new, not ignored): no node_modules, no dist. */
+async function copyRepository(): Promise<string> {
+  const copy = mkdtempSync(join(tmpdir(), "plant-store-changesets-"));
+  copies.push(copy);
+  const { stdout } = await run("git", ["ls-files", "-co", "--exclude-standard", "-z"], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  for (const file of stdout.split("\0").filter(Boolean)) {
+    try {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      cpSync(join(ROOT, file), join(copy, file));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error; // deleted but not yet staged
+    }
+  }
+  return copy;
+}
+
+function versions(root: string): Record<string, string> {
+  return Object.fromEntries(publishablePackages(root).map((p) => [p.manifest.name, p.manifest.version]));
+}
+
+function bump(version: string, kind: "patch" | "minor"): string {
+  const [major, minor, patch] = version.split(".").map(Number) as [number, number, number];
+  return kind === "minor" ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
+}
+
+afterAll(() => {
+  for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+});
+
+describe("changeset version on a throwaway copy", () => {
+  let copy: string;
+  let before: Record<string, string>;
+  beforeAll(async () => {
+    copy = await copyRepository();
+    before = versions(copy);
+    for (const file of readdirSync(join(copy, ".changeset"))) {
+      if (file.endsWith(".md") && file !== "README.md") rmSync(join(copy, ".changeset", file));
+    }
+    writeFileSync(
+      join(copy, ".changeset", "spec-minor.md"),
+      '---\n"@plant-store/spec": minor\n---\n\nA new optional field in the contract.\n',
+    );
+    await run(changeset, ["version"], { cwd: copy, env: { ...process.env, CI: "true" } });
+  });
+
+  it("bumps the changed package and every package whose published range would no longer include it", () => {
+    const after = versions(copy);
+    expect(after["@plant-store/spec"]).toBe(bump(before["@plant-store/spec"] as string, "minor"));
+    for (const { manifest } of publishablePackages(ROOT)) {
+      if (manifest.name === "@plant-store/spec") continue;
+      // 0.x: ^0.1.0 excludes 0.2.0, so every direct dependent of spec needs a release pointing at the new
+      // contract (left behind, it would keep pinning the old one). Packages that reach spec only through
+      // core keep their version: core's patch release is inside their ^ range.
+      const direct = manifest.dependencies?.["@plant-store/spec"] !== undefined;
+      const expected = direct ? bump(before[manifest.name] as string, "patch") : before[manifest.name];
+      expect(after[manifest.name], manifest.name).toBe(expected);
+    }
+    expect(Object.values(after).filter((v, i) => v !== Object.values(before)[i]).length).toBeGreaterThan(1);
+  });
+
+  it("writes changelogs: the summary for spec, the dependency update for its dependents", () => {
+    expect(readFileSync(join(copy, "spec", "CHANGELOG.md"), "utf8")).toContain(
+      "A new optional field in the contract.",
+    );
+    const core = readFileSync(join(copy, "packages", "core", "CHANGELOG.md"), "utf8");
+    expect(core).toMatch(/Updated dependencies/);
+    expect(core).toContain(`@plant-store/spec@${bump(before["@plant-store/spec"] as string, "minor")}`);
+  });
+
+  it("publishes dependents with a range that includes the new version (pnpm rewrites workspace:^)", async () => {
+    const [cmd, prefix] = pnpmCommand(copy);
+    // pnpm resolves workspace: ranges from the installed workspace; linking from the store takes a second or two.
+    await run(cmd, [...prefix, "install", "--offline", "--ignore-scripts", "--frozen-lockfile"], {
+      cwd: copy,
+    });
+    const tarballs = await packAll(join(copy, ".packs"), copy);
+    const { stdout } = await run("tar", [
+      "-xOzf",
+      tarballs["@plant-store/core"] as string,
+      "package/package.json",
+    ]);
+    const core = JSON.parse(stdout) as { dependencies: Record<string, string> };
+    expect(core.dependencies["@plant-store/spec"]).toBe(
+      `^${bump(before["@plant-store/spec"] as string, "minor")}`,
+    );
+  });
+});
+
+describe("the repository's pending changesets", () => {
+  it("apply cleanly and consume every changeset file", async () => {
+    const copy = await copyRepository();
+    const pending = readdirSync(join(copy, ".changeset")).filter(
+      (f) => f.endsWith(".md") && f !== "README.md",
+    );
+    expect(pending.length).toBeGreaterThan(0);
+    const before = versions(copy);
+    await run(changeset, ["version"], { cwd: copy, env: { ...process.env, CI: "true" } });
+    expect(
+      readdirSync(join(copy, ".changeset")).filter((f) => f.endsWith(".md") && f !== "README.md"),
+    ).toEqual([]);
+    const after = versions(copy);
+    for (const name of Object.keys(before)) expect(after[name], name).not.toBe(before[name]);
+  });
+});
