@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
@@ -112,4 +113,30 @@ export async function packAll(destination: string, root = ROOT): Promise<Record<
     tarballs[manifest.name] = tarball;
   }
   return tarballs;
+}
+
+/**
+ * A throwaway copy of the repository's files (tracked and new, not ignored) in a temporary directory: no
+ * node_modules, no dist. The caller removes it.
+ *
+ * @example
+ * ```ts
+ * const copy = await copyWorkspace(); // "/tmp/plant-store-copy-…"
+ * ```
+ */
+export async function copyWorkspace(root = ROOT): Promise<string> {
+  const copy = mkdtempSync(join(tmpdir(), "plant-store-copy-"));
+  const { stdout } = await run("git", ["ls-files", "-co", "--exclude-standard", "-z"], {
+    cwd: root,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  for (const file of stdout.split("\0").filter(Boolean)) {
+    try {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      cpSync(join(root, file), join(copy, file));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error; // deleted but not yet staged
+    }
+  }
+  return copy;
 }

@@ -1,33 +1,18 @@
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packAll, pnpmCommand, publishablePackages, ROOT } from "../src/workspace.js";
+import { copyWorkspace, packAll, pnpmCommand, publishablePackages, ROOT } from "../src/workspace.js";
 
 const run = promisify(execFile);
 const changeset = join(ROOT, "node_modules", ".bin", "changeset");
 const copies: string[] = [];
-
-/** A throwaway copy of the repository's files (tracked and new, not ignored): no node_modules, no dist. */
-async function copyRepository(): Promise<string> {
-  const copy = mkdtempSync(join(tmpdir(), "plant-store-changesets-"));
+const copyRepository = async () => {
+  const copy = await copyWorkspace();
   copies.push(copy);
-  const { stdout } = await run("git", ["ls-files", "-co", "--exclude-standard", "-z"], {
-    cwd: ROOT,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  for (const file of stdout.split("\0").filter(Boolean)) {
-    try {
-      mkdirSync(dirname(join(copy, file)), { recursive: true });
-      cpSync(join(ROOT, file), join(copy, file));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error; // deleted but not yet staged
-    }
-  }
   return copy;
-}
+};
 
 function versions(root: string): Record<string, string> {
   return Object.fromEntries(publishablePackages(root).map((p) => [p.manifest.name, p.manifest.version]));

@@ -1,0 +1,32 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { parse } from "yaml";
+import { ROOT } from "../src/workspace.js";
+
+interface Workflow {
+  permissions?: Record<string, string>;
+  jobs: Record<string, { steps: { uses?: string; run?: string; with?: Record<string, string> }[] }>;
+}
+const workflow = (name: string) =>
+  parse(readFileSync(join(ROOT, ".github", "workflows", name), "utf8")) as Workflow;
+const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+
+it("CI runs the README's test command, and .ci/run calls exactly that command", () => {
+  const testCommand = /```sh\n(?:.*\n)*?(npm test)\b/.exec(readme)?.[1];
+  expect(testCommand).toBe("npm test");
+  const runs = Object.values(workflow("ci.yml").jobs).flatMap((job) => job.steps.map((s) => s.run));
+  expect(runs).toContain(testCommand);
+  const ciScript = readFileSync(join(ROOT, ".ci", "run"), "utf8");
+  expect(ciScript.trim().split("\n").pop()).toBe(testCommand);
+});
+
+it("the release workflow publishes through changesets with provenance", () => {
+  const release = workflow("release.yml");
+  expect(release.permissions?.["id-token"]).toBe("write");
+  const action = Object.values(release.jobs)
+    .flatMap((job) => job.steps)
+    .find((step) => step.uses?.startsWith("changesets/action@"));
+  expect(action?.with?.publish).toBe("pnpm release");
+  expect(action?.with?.version).toBe("pnpm changeset version");
+});
