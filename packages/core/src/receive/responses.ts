@@ -2,7 +2,14 @@ import type { WebhookResponse } from "./types.js";
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const;
 
-/** A `{ error, message }` response of the contract. */
+/**
+ * A `{ error, message }` response of the contract.
+ *
+ * @example
+ * ```ts
+ * errorResponse(405, "Send the webhook with POST.", { allow: "POST" }).body; // '{"error":405,"message":"Send the webhook with POST."}'
+ * ```
+ */
 export function errorResponse(
   status: number,
   message: string,
@@ -15,7 +22,14 @@ export function errorResponse(
   };
 }
 
-/** The 200 answered once an event is stored (or was stored before). */
+/**
+ * The 200 answered once an event is stored (or was stored before).
+ *
+ * @example
+ * ```ts
+ * okResponse(true).headers; // { "webhook-duplicate": "true" }
+ * ```
+ */
 export function okResponse(duplicate: boolean): WebhookResponse {
   return { status: 200, headers: duplicate ? { "webhook-duplicate": "true" } : {}, body: "" };
 }
