@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { createTokenVerifier, parseSecret } from "@plant-store/core";
 import { z } from "zod";
 
 /** Validated receiver configuration. */
@@ -20,31 +21,35 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-const list = z
-  .string()
-  .transform((s) =>
-    s
-      .split(",")
-      .map((x) => x.trim())
-      .filter(Boolean),
-  );
+const list = z.string().transform((s) =>
+  s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
 const int = (what: string, min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, `${what} must be a whole number`)
     .transform(Number)
-    .pipe(z.number().int().min(min, `${what} must be at least ${min}`).max(max, `${what} must be at most ${max}`));
+    .pipe(
+      z.number().int().min(min, `${what} must be at least ${min}`).max(max, `${what} must be at most ${max}`),
+    );
 
 const schema = z.object({
   port: int("--port / PORT", 0, 65535).default(4000),
   host: z.string().min(1).default("127.0.0.1"),
   tokens: list.pipe(
-    z.array(z.string()).min(1, "set --token or PLANT_STORE_TOKENS: at least one accepted bearer token is required"),
+    z
+      .array(z.string())
+      .min(1, "set --token or PLANT_STORE_TOKENS: at least one accepted bearer token is required"),
   ),
   secrets: list
     .pipe(
       z.array(
-        z.string().startsWith("whsec_", "each --secret / PLANT_STORE_WEBHOOK_SECRET entry must start with whsec_"),
+        z
+          .string()
+          .startsWith("whsec_", "each --secret / PLANT_STORE_WEBHOOK_SECRET entry must start with whsec_"),
       ),
     )
     .default([]),
@@ -129,8 +134,29 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
   };
   const result = schema.safeParse(raw);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `- ${issue.path.join(".") || "config"}: ${issue.message}`);
+    const problems = result.error.issues.map(
+      (issue) => `- ${issue.path.join(".") || "config"}: ${issue.message}`,
+    );
     throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
   }
-  return result.data;
+  const config = result.data;
+  // Tokens and secrets are checked now, with the same code that will use them, so a damaged one stops the start
+  // with a message (which never repeats the value) instead of failing requests later.
+  const problems: string[] = [];
+  const check = (what: string, fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      problems.push(`- ${what}: ${(error as Error).message}`);
+    }
+  };
+  check("--token / PLANT_STORE_TOKENS", () => createTokenVerifier(config.tokens));
+  if (config.adminTokens.length > 0) {
+    check("--admin-token / PLANT_STORE_ADMIN_TOKENS", () => createTokenVerifier(config.adminTokens));
+  }
+  config.secrets.forEach((secret, i) => {
+    check(`--secret / PLANT_STORE_WEBHOOK_SECRET entry ${i + 1}`, () => parseSecret(secret));
+  });
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+  return config;
 }

@@ -1,0 +1,165 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  bearerChallenge,
+  createTokenVerifier,
+  parseAuthorization,
+  type WebhookResponse,
+} from "@plant-store/core";
+import { send } from "@plant-store/core/node";
+import { type InboxEvent, type Store, StoreInputError } from "@plant-store/store";
+import { errorBody } from "./http.js";
+
+/** The read endpoints for operators, the CLI and dashboards. */
+export interface AdminApi {
+  serves(path: string): boolean;
+  handle(path: string, req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Ends every live stream (shutdown). */
+  close(): void;
+}
+
+const REALM = "plant-store-admin";
+const HEARTBEAT_MS = 15_000;
+const decoder = new TextDecoder();
+
+/**
+ * `GET /events` (newest first, cursor pages) and `GET /events/stream` (server-sent events, resumable with
+ * `Last-Event-ID`), behind admin bearer tokens. Without tokens both answer 404 saying they are off.
+ *
+ * @example
+ * ```ts
+ * const admin = createAdminApi({ store, adminTokens: ["sha256:…"] });
+ * if (admin.serves(path)) await admin.handle(path, req, res);
+ * ```
+ */
+export function createAdminApi(options: { store: Store; adminTokens: readonly string[] }): AdminApi {
+  const { store } = options;
+  const enabled = options.adminTokens.length > 0;
+  const verifier = enabled ? createTokenVerifier(options.adminTokens) : null;
+  const streams = new Set<AbortController>();
+
+  async function authorize(req: IncomingMessage): Promise<WebhookResponse | null> {
+    if (!verifier) {
+      return errorBody(
+        404,
+        "The admin endpoints are off. Start the receiver with --admin-token to turn them on.",
+      );
+    }
+    const auth = parseAuthorization(req.headers.authorization);
+    if (!auth.ok) {
+      return auth.reason === "missing"
+        ? errorBody(401, "Missing admin bearer token. Send 'Authorization: Bearer <admin token>'.", {
+            "www-authenticate": bearerChallenge({ realm: REALM }),
+          })
+        : errorBody(400, `Malformed Authorization header: ${auth.message}`, {
+            "www-authenticate": bearerChallenge({ realm: REALM, error: "invalid_request" }),
+          });
+    }
+    if (!(await verifier.verify(auth.token))) {
+      return errorBody(401, "The admin token is not accepted.", {
+        "www-authenticate": bearerChallenge({ realm: REALM, error: "invalid_token" }),
+      });
+    }
+    return null;
+  }
+
+  async function list(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const query = new URL(req.url ?? "/", "http://receiver").searchParams;
+    const rawLimit = query.get("limit");
+    if (rawLimit !== null && !/^\d{1,4}$/.test(rawLimit)) {
+      return send(res, errorBody(400, "limit must be a whole number from 1 to 1000."));
+    }
+    try {
+      const page = await store.inbox.list({
+        ...(rawLimit !== null && { limit: Math.max(1, Number(rawLimit)) }),
+        cursor: query.get("cursor"),
+      });
+      const data = page.items.map(eventJson).join(",");
+      const nextCursor = JSON.stringify(page.nextCursor);
+      send(res, {
+        status: 200,
+        headers: { "content-type": "application/json; charset=utf-8" },
+        body: `{"data":[${data}],"nextCursor":${nextCursor}}`,
+      });
+    } catch (error) {
+      if (error instanceof StoreInputError) return send(res, errorBody(400, error.message));
+      throw error;
+    }
+  }
+
+  async function stream(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const query = new URL(req.url ?? "/", "http://receiver").searchParams;
+    const from = headerString(req.headers["last-event-id"]) ?? query.get("after");
+    if (from !== null && !/^\d{1,15}$/.test(from)) {
+      return send(
+        res,
+        errorBody(400, "Last-Event-ID (or ?after=) must be the seq of an event, a whole number."),
+      );
+    }
+    const controller = new AbortController();
+    streams.add(controller);
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    });
+    res.write(": plant-store receiver event stream\nretry: 2000\n\n");
+    const heartbeat = setInterval(() => res.write(": ping\n\n"), HEARTBEAT_MS);
+    const stop = () => controller.abort();
+    req.once("close", stop);
+    try {
+      for await (const event of store.inbox.stream({
+        ...(from !== null && { after: Number(from) }),
+        signal: controller.signal,
+      })) {
+        res.write(`id: ${event.seq}\nevent: new-plant\ndata: ${eventJson(event)}\n\n`);
+      }
+    } catch (error) {
+      if (!controller.signal.aborted)
+        res.write(`event: error\ndata: ${JSON.stringify((error as Error).message)}\n\n`);
+    } finally {
+      clearInterval(heartbeat);
+      req.off("close", stop);
+      streams.delete(controller);
+      res.end();
+    }
+  }
+
+  return {
+    serves: (path) => path === "/events" || path === "/events/stream",
+    async handle(path, req, res) {
+      const refusal = await authorize(req);
+      if (refusal) return send(res, refusal);
+      if (path === "/events") return list(req, res);
+      return stream(req, res);
+    },
+    close() {
+      for (const controller of streams) controller.abort();
+    },
+  };
+}
+
+/**
+ * One stored event as JSON. The payload is embedded as the exact JSON text that was received and validated,
+ * so int64 ids beyond 2^53 arrive intact (re-serializing through `JSON.parse` would round them).
+ */
+function eventJson(event: InboxEvent): string {
+  // Raw newlines can only be whitespace between JSON tokens (inside strings they are escaped), so folding them
+  // keeps the payload identical as JSON and makes it one line, as an SSE `data:` field needs.
+  const payload = decoder
+    .decode(event.body)
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n|\r|\n/g, " ");
+  const meta = JSON.stringify({
+    seq: event.seq,
+    webhookId: event.webhookId,
+    receivedAt: event.receivedAt.toISOString(),
+    processedAt: event.processedAt?.toISOString() ?? null,
+    headers: event.headers,
+  });
+  return `${meta.slice(0, -1)},"payload":${payload}}`;
+}
+
+function headerString(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? (value[0] ?? null) : value;
+}

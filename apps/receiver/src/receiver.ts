@@ -1,0 +1,244 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  createMessageId,
+  createWebhookHandler,
+  type ReceivedEvent,
+  type WebhookHandler,
+  type WebhookResponse,
+} from "@plant-store/core";
+import { readBody, send } from "@plant-store/core/node";
+import { WEBHOOK_HEADERS, WEBHOOK_PATH } from "@plant-store/spec";
+import { type OpenStoreOptions, openStore, type Store } from "@plant-store/store";
+import type { Logger } from "pino";
+import { type AdminApi, createAdminApi } from "./admin.js";
+import { errorBody, jsonResponse } from "./http.js";
+import { createMetrics, type ReceiverMetrics } from "./metrics.js";
+
+/** Options of {@link createReceiver}. */
+export interface ReceiverOptions {
+  /** Accepted bearer tokens (clear or `sha256:<hex>`). Required. */
+  tokens: readonly string[];
+  /** `whsec_` secrets; when given, valid Standard Webhooks signatures are required. */
+  secrets?: readonly string[];
+  /** An open store, or what `openStore` accepts (SQLite path, `:memory:`, `postgres://…`). Default `:memory:`. */
+  store?: Store | string | OpenStoreOptions;
+  /** Tokens (or hashes) for `GET /events` and `/events/stream`; without any, those endpoints are off. */
+  adminTokens?: readonly string[];
+  maxBodyBytes?: number;
+  toleranceSeconds?: number;
+  /** Hand `bigint` ids over the whole int64 range to the store instead of refusing ids beyond 2^53. */
+  lossless?: boolean;
+  /** A pino logger (one line per request); omitted → no logs. */
+  logger?: Logger;
+  /** Time allowed to receive a request's headers (slowloris guard). Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time allowed for a whole request, body included. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Idle time a keep-alive connection stays open. Default 5 s. */
+  keepAliveTimeoutMs?: number;
+  /** How long `close()` waits for in-flight requests before cutting connections. Default 10 s. */
+  drainTimeoutMs?: number;
+  /** Clock for the timestamp check, in ms. */
+  now?: () => number;
+}
+
+/** A running (or ready to run) receiver. */
+export interface Receiver {
+  readonly server: Server;
+  readonly store: Store;
+  readonly metrics: ReceiverMetrics;
+  /** Starts listening; resolves with the base URL (`http://host:port`). Port 0 picks a free port. */
+  listen(port?: number, host?: string): Promise<string>;
+  /** Stops accepting, finishes in-flight requests, ends event streams, flushes and closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the receiver: `POST /plant/webhook` through core's pipeline with the store's inbox as the
+ * dedup + commit step (200 only after the commit that holds the event), plus `/healthz`, `/readyz`,
+ * `/metrics` and the admin endpoints `/events` and `/events/stream`.
+ *
+ * @example
+ * ```ts
+ * const receiver = await createReceiver({ tokens: ["psk_…"], secrets: ["whsec_…"], store: "./data/receiver.db" });
+ * const url = await receiver.listen(4000, "127.0.0.1");
+ * process.once("SIGTERM", () => receiver.close());
+ * ```
+ */
+export async function createReceiver(options: ReceiverOptions): Promise<Receiver> {
+  const store = await resolveStore(options.store);
+  const ownsStore = !isStore(options.store);
+  const logger = options.logger;
+  const metrics = createMetrics(() => store.inbox.count());
+  const record = async (event: ReceivedEvent) => {
+    // Without a webhook-id (only possible when no secret is configured) nothing can be deduplicated:
+    // the event is stored under an id of our own, `rcv_…`, sortable like the sender's message ids.
+    const webhookId = event.id ?? `rcv_${createMessageId().slice(4)}`;
+    const result = await store.inbox.record({ webhookId, body: event.body, headers: event.headers });
+    return { duplicate: result.duplicate };
+  };
+  const pipelineLogger = logger && {
+    warn: (message: string, details?: Record<string, unknown>) => logger.warn(details ?? {}, message),
+    error: (message: string, details?: Record<string, unknown>) => logger.error(details ?? {}, message),
+  };
+  const common = {
+    tokens: options.tokens,
+    secrets: options.secrets ?? [],
+    ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.toleranceSeconds !== undefined && { toleranceSeconds: options.toleranceSeconds }),
+    ...(options.now && { now: options.now }),
+    ...(pipelineLogger && { logger: pipelineLogger }),
+  };
+  const handler: WebhookHandler = options.lossless
+    ? createWebhookHandler({ ...common, mode: "lossless", onEvent: record })
+    : createWebhookHandler({ ...common, onEvent: record });
+  const admin: AdminApi = createAdminApi({ store, adminTokens: options.adminTokens ?? [] });
+
+  const server = createServer((req, res) => {
+    const path = pathOf(req.url);
+    if (path === WEBHOOK_PATH) {
+      void webhook(req, res);
+      return;
+    }
+    void ops(path, req, res);
+  });
+  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+
+  async function webhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const headers = (name: string) => headerValue(req.headers[name]);
+    const request = { method: req.method ?? "GET", path: WEBHOOK_PATH, headers };
+    let response = handler.preflight(request);
+    if (response) {
+      if (!req.complete) req.resume();
+    } else {
+      const body = await readBody(req, handler.maxBodyBytes);
+      if (body === "aborted") return;
+      response = body === "too-large" ? handler.tooLarge() : await handler.handle({ ...request, body });
+    }
+    send(res, response);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const status = String(response.status);
+    metrics.requests.inc({ status });
+    metrics.latency.observe({ status }, seconds);
+    const duplicate = response.headers["webhook-duplicate"] === "true";
+    if (duplicate) metrics.duplicates.inc();
+    logger?.info(
+      {
+        webhookId: headers(WEBHOOK_HEADERS.id) ?? null,
+        status: response.status,
+        outcome: response.status === 200 ? (duplicate ? "duplicate" : "stored") : "rejected",
+        ...(response.status !== 200 && { reason: reasonOf(response) }),
+        ms: Math.round(seconds * 10_000) / 10,
+      },
+      "webhook",
+    );
+  }
+
+  async function ops(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const method = req.method ?? "GET";
+      const known = path === "/healthz" || path === "/readyz" || path === "/metrics" || admin.serves(path);
+      if (!known) {
+        return send(
+          res,
+          errorBody(404, `Nothing is served at ${path}. Webhooks go to POST ${WEBHOOK_PATH}.`),
+        );
+      }
+      if (method !== "GET" && method !== "HEAD") {
+        return send(
+          res,
+          errorBody(405, `${method} is not allowed on ${path}; use GET.`, { allow: "GET, HEAD" }),
+        );
+      }
+      if (!req.complete) req.resume();
+      if (path === "/healthz") return send(res, jsonResponse(200, { status: "ok" }));
+      if (path === "/readyz") {
+        try {
+          await store.ping();
+          return send(res, jsonResponse(200, { status: "ready", backend: store.backend }));
+        } catch {
+          return send(
+            res,
+            errorBody(503, "The store is not reachable; webhooks are answered 503 until it is."),
+          );
+        }
+      }
+      if (path === "/metrics") {
+        const text = await metrics.registry.metrics();
+        return send(res, {
+          status: 200,
+          headers: { "content-type": metrics.registry.contentType },
+          body: text,
+        });
+      }
+      await admin.handle(path, req, res);
+    } catch (error) {
+      logger?.error({ path, error: (error as Error).message }, "request failed");
+      send(res, errorBody(503, "The request could not be served right now. Retry later."));
+    }
+  }
+
+  let closing: Promise<void> | null = null;
+  return {
+    server,
+    store,
+    metrics,
+    listen(port = 0, host = "127.0.0.1") {
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          const address = server.address() as AddressInfo;
+          const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+          resolve(`http://${shown}:${address.port}`);
+        });
+      });
+    },
+    close() {
+      closing ??= (async () => {
+        admin.close(); // ends live event streams, so their connections can drain
+        const drained = new Promise<void>((resolve) => {
+          if (!server.listening) return resolve();
+          server.close(() => resolve());
+        });
+        server.closeIdleConnections();
+        const timer = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000);
+        await drained;
+        clearTimeout(timer);
+        if (ownsStore) await store.close(); // flushes the group commit
+      })();
+      return closing;
+    },
+  };
+}
+
+function isStore(value: ReceiverOptions["store"]): value is Store {
+  return typeof value === "object" && value !== null && "inbox" in value;
+}
+
+async function resolveStore(value: ReceiverOptions["store"]): Promise<Store> {
+  if (isStore(value)) return value;
+  return openStore(value ?? ":memory:");
+}
+
+function reasonOf(response: WebhookResponse): string {
+  try {
+    return (JSON.parse(response.body) as { message: string }).message;
+  } catch {
+    return "";
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+function pathOf(url: string | undefined): string {
+  if (!url) return "/";
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+}
