@@ -1,0 +1,49 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { BIN, SECRET, TOKEN } from "./support.js";
+
+const run = promisify(execFile);
+async function bin(args: string[], env: Record<string, string> = {}) {
+  const result = await run(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH as string, ...env },
+    timeout: 15_000,
+  }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+  return { code: "code" in result ? result.code : 0, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("plant-store-receiver configuration", () => {
+  it("--help and --version exit 0", async () => {
+    const help = await bin(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: plant-store-receiver/m);
+    expect(help.stdout).toContain("PLANT_STORE_TOKENS");
+    const version = await bin(["--version"]);
+    expect(version).toMatchObject({ code: 0, stdout: "0.1.0\n" });
+  });
+
+  it.each([
+    [["--port", "4000"], {}, /at least one accepted bearer token/],
+    [["--bogus"], {}, /Unknown option '--bogus'/],
+    [["--token", TOKEN, "--port", "70000"], {}, /port.*at most 65535/],
+    [["--token", TOKEN, "--secret", "nope"], {}, /must start with whsec_/],
+    [["--token", TOKEN, "--secret", "whsec_AAAA"], {}, /secret.*entry 1/i],
+    [["--token", TOKEN, "--max-body", "lots"], {}, /--max-body.*whole number/],
+    [["--token", TOKEN, "--log-level", "loud"], {}, /logLevel/],
+    [[], { PLANT_STORE_TOKENS: "psk_short" }, /damaged/],
+  ] as const)("exits 2 and says what to fix: %j %j", async (args, env, message) => {
+    const result = await bin([...args], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).not.toContain(TOKEN);
+    expect(result.stderr).not.toContain("psk_short");
+    expect(result.stderr).not.toContain(SECRET);
+  });
+
+  it("reads the environment (flags win)", async () => {
+    const result = await bin(["--port", "70000"], { PLANT_STORE_TOKENS: TOKEN, PORT: "4000" });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/65535/);
+  });
+});
