@@ -7,7 +7,9 @@
 const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const BASE64_SHAPE = /^[A-Za-z0-9+/]*={0,2}$/;
 const HEX_SHAPE = /^(?:[0-9a-fA-F]{2})*$/;
-const BASE64_VALUES = new Map<string, number>([...BASE64_ALPHABET].map((char, value) => [char, value]));
+// Indexed by char code: a typed-array lookup is several times faster than a Map on the verify path.
+const BASE64_VALUES = new Uint8Array(128);
+for (let i = 0; i < BASE64_ALPHABET.length; i++) BASE64_VALUES[BASE64_ALPHABET.charCodeAt(i)] = i;
 // Stateless (no streaming), so sharing one instance is safe and spares an allocation per call.
 const UTF8_ENCODER = new TextEncoder();
 const UTF8_DECODER = new TextDecoder();
@@ -96,7 +98,7 @@ export function fromBase64(text: string): Uint8Array | null {
 }
 
 function value(text: string, index: number): number {
-  return BASE64_VALUES.get(text.charAt(index)) ?? 0;
+  return BASE64_VALUES[text.charCodeAt(index)] ?? 0;
 }
 
 /**

@@ -75,6 +75,7 @@ export {
 export {
   createSecret,
   createSigning,
+  createVerifier,
   parseSecret,
   SECRET_PREFIX,
   type SignedMessage,

@@ -4,7 +4,14 @@
  *
  * @module
  */
-import { createHash, createHmac, timingSafeEqual as nodeTimingSafeEqual, randomFillSync } from "node:crypto";
+import {
+  createHash,
+  createHmac,
+  createSecretKey,
+  type KeyObject,
+  timingSafeEqual as nodeTimingSafeEqual,
+  randomFillSync,
+} from "node:crypto";
 
 /**
  * Which implementation `#crypto` resolved to.
@@ -26,7 +33,19 @@ export const implementation = "node" as "node" | "web";
  * ```
  */
 export async function hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(createHmac("sha256", key).update(data).digest());
+  return new Uint8Array(createHmac("sha256", keyObject(key)).update(data).digest());
+}
+
+// Importing raw key bytes on every HMAC is a measurable share of a verification; the same key array (secrets
+// are decoded once by the pipeline) maps to one KeyObject. Weak keys: nothing outlives its secret.
+const keyObjects = new WeakMap<Uint8Array, KeyObject>();
+function keyObject(key: Uint8Array): KeyObject {
+  let object = keyObjects.get(key);
+  if (!object) {
+    object = createSecretKey(key);
+    keyObjects.set(key, object);
+  }
+  return object;
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   type TokenVerifier,
 } from "../auth/index.js";
 import { type NewPlant, type NewPlantLossless, parseNewPlant } from "../events/index.js";
-import { verify } from "../signing/index.js";
+import { createVerifier } from "../signing/index.js";
 import { errorResponse, okResponse } from "./responses.js";
 import type {
   DedupStore,
@@ -93,6 +93,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const path = options.path === undefined ? WEBHOOK_PATH : options.path;
   const realm = options.realm ?? "plant-store";
   const secrets = options.secrets && options.secrets.length > 0 ? options.secrets : null;
+  // Secrets are decoded once, here: a bad one throws now (a configuration error), not on every request.
+  const verify = secrets ? createVerifier(secrets) : null;
   const toleranceSeconds = options.toleranceSeconds ?? 300;
   const now = options.now ?? Date.now;
   const mode = options.mode ?? "safe";
@@ -174,7 +176,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const id = request.headers(WEBHOOK_HEADERS.id) ?? null;
     const rawTimestamp = request.headers(WEBHOOK_HEADERS.timestamp) ?? null;
     let timestamp: number | null = null;
-    if (secrets) {
+    if (verify) {
       const signature = request.headers(WEBHOOK_HEADERS.signature);
       if (!id || !rawTimestamp || !signature) {
         return errorResponse(
@@ -183,7 +185,6 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         );
       }
       const verdict = await verify({
-        secrets,
         id,
         timestamp: rawTimestamp,
         signature,

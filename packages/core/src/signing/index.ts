@@ -6,8 +6,9 @@
  */
 import * as platformCrypto from "#crypto";
 import { createSigning } from "./create-signing.js";
+import { parseSecrets } from "./secret.js";
 import type { SignedMessage } from "./sign.js";
-import type { VerifyInput, VerifyResult } from "./verify.js";
+import { type VerifyInput, type VerifyResult, verifyWithKeys } from "./verify.js";
 
 export { createSigning, type Signing } from "./create-signing.js";
 export { parseSecret, SECRET_PREFIX } from "./secret.js";
@@ -74,4 +75,21 @@ export function signatureHeader(input: SignedMessage & { secrets: readonly strin
  */
 export function verify(input: VerifyInput): Promise<VerifyResult> {
   return signing.verify(input);
+}
+
+/**
+ * Builds a verifier for a fixed set of secrets, decoded once (bad secrets throw here, at configuration time).
+ * Used by the receive pipeline so that no request pays for decoding the secrets.
+ *
+ * @example
+ * ```ts
+ * const check = createVerifier(["whsec_…"]);
+ * const result = await check({ id, timestamp, signature, body });
+ * ```
+ */
+export function createVerifier(
+  secrets: readonly string[],
+): (input: Omit<VerifyInput, "secrets">) => Promise<VerifyResult> {
+  const keys = parseSecrets(secrets);
+  return (input) => verifyWithKeys(platformCrypto, keys, { ...input, secrets });
 }

@@ -72,7 +72,24 @@ const SIGNED_HEADERS =
  * ```
  */
 export async function verifyWith(crypto: CryptoProvider, input: VerifyInput): Promise<VerifyResult> {
-  const keys = parseSecrets(input.secrets);
+  return verifyWithKeys(crypto, parseSecrets(input.secrets), input);
+}
+
+/**
+ * {@link verifyWith} over secrets decoded once (`parseSecrets`), for callers that verify many messages with the
+ * same secrets — the receive pipeline decodes them when it is created, not per request.
+ *
+ * @example
+ * ```ts
+ * const keys = parseSecrets(secrets);
+ * const result = await verifyWithKeys(crypto, keys, { secrets, id, timestamp, signature, body });
+ * ```
+ */
+export async function verifyWithKeys(
+  crypto: CryptoProvider,
+  keys: readonly Uint8Array[],
+  input: VerifyInput,
+): Promise<VerifyResult> {
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!Number.isFinite(tolerance) || tolerance < 0) {
     throw new PlantStoreError("invalid_option", "toleranceSeconds must be a non-negative number of seconds.");
