@@ -41,7 +41,10 @@ export async function startReceiver(args: string[], env: Record<string, string> 
   child.stderr?.on("data", (chunk) => (out += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening" line within 15 s:\n${out}`)), 15_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`no "listening" line within 15 s:\n${out}`));
+    }, 15_000);
     const onData = () => {
       const line = out.split("\n").find((l) => l.includes('"msg":"listening"'));
       if (line) {
