@@ -108,6 +108,12 @@ function spyCrypto(base: CryptoProvider) {
         calls.sha256++;
         return base.sha256(data);
       },
+      ...(base.sha256Sync && {
+        sha256Sync: (data: Uint8Array | string) => {
+          calls.sha256++;
+          return base.sha256Sync!(data);
+        },
+      }),
       timingSafeEqual: (a: Uint8Array, b: Uint8Array) => {
         calls.compare++;
         return base.timingSafeEqual(a, b);

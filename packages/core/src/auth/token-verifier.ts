@@ -32,13 +32,16 @@ export interface TokenVerifier {
 export function buildTokenVerifier(crypto: CryptoProvider, accepted: readonly string[]): TokenVerifier {
   const entries = parseAcceptedList(accepted);
   let hashes: Promise<Uint8Array[]> | undefined;
+  let resolved: Uint8Array[] | undefined;
   return {
     async verify(token) {
       if (typeof token !== "string" || token === "") return false;
       // A damaged psk_ token cannot be one we issued; the checksum is public, so rejecting early leaks nothing.
       if (token.startsWith(TOKEN_PREFIX) && !checkTokenFormat(token).ok) return false;
       hashes ??= Promise.all(entries.map((entry) => hashOf(crypto, entry)));
-      const [presented, expected] = await Promise.all([crypto.sha256(utf8Encode(token)), hashes]);
+      resolved ??= await hashes;
+      const expected = resolved;
+      const presented = crypto.sha256Sync ? crypto.sha256Sync(token) : await crypto.sha256(utf8Encode(token));
       let matches = 0;
       for (const hash of expected) matches |= crypto.timingSafeEqual(presented, hash) ? 1 : 0;
       return matches === 1;

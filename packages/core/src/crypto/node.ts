@@ -33,7 +33,31 @@ export const implementation = "node" as "node" | "web";
  * ```
  */
 export async function hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(createHmac("sha256", keyObject(key)).update(data).digest());
+  return hmacSha256Sync(key, data);
+}
+
+/**
+ * HMAC-SHA256, synchronously (node:crypto only).
+ *
+ * @example
+ * ```ts
+ * hmacSha256Sync(utf8Encode("key"), utf8Encode("message")).length; // 32
+ * ```
+ */
+export function hmacSha256Sync(key: Uint8Array, data: Uint8Array): Uint8Array {
+  return plain(createHmac("sha256", keyObject(key)).update(data).digest());
+}
+
+/**
+ * SHA-256, synchronously (node:crypto only); a string is hashed as UTF-8.
+ *
+ * @example
+ * ```ts
+ * sha256Sync("abc").length; // 32
+ * ```
+ */
+export function sha256Sync(data: Uint8Array | string): Uint8Array {
+  return plain(createHash("sha256").update(data).digest());
 }
 
 // Importing raw key bytes on every HMAC is a measurable share of a verification; the same key array (secrets
@@ -82,4 +106,9 @@ export function randomBytes(length: number): Uint8Array {
  */
 export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && nodeTimingSafeEqual(a, b);
+}
+
+/** A plain `Uint8Array` view of a Buffer (no copy), so callers never depend on Buffer's methods. */
+function plain(buffer: Buffer): Uint8Array {
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }

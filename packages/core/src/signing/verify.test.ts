@@ -212,6 +212,13 @@ function countingCrypto(base: CryptoProvider) {
         counts.hmac++;
         return base.hmacSha256(key, data);
       },
+      // The synchronous variant (node:crypto) is the one the hot path takes; it counts the same.
+      ...(base.hmacSha256Sync && {
+        hmacSha256Sync: (key: Uint8Array, data: Uint8Array) => {
+          counts.hmac++;
+          return base.hmacSha256Sync!(key, data);
+        },
+      }),
       timingSafeEqual: (a: Uint8Array, b: Uint8Array) => {
         counts.compare++;
         return base.timingSafeEqual(a, b);
