@@ -1,0 +1,161 @@
+import { parseArgs } from "node:util";
+import { createTokenVerifier } from "@plant-store/core";
+import { parseEncryptionKey } from "@plant-store/store";
+import { z } from "zod";
+import { parseAllowList } from "./ssrf.js";
+
+/** Validated sender configuration. */
+export interface SenderConfig {
+  port: number;
+  host: string;
+  db: string;
+  adminTokens: string[];
+  concurrency: number;
+  perSubscription: number;
+  timeoutMs: number;
+  schedule: number[] | null;
+  allowNetworks: string[];
+  encryptionKey: string | null;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+}
+
+/** A configuration problem; the message says what to fix. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const list = z.string().transform((s) =>
+  s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
+const int = (what: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${what} must be a whole number`)
+    .transform(Number)
+    .pipe(
+      z.number().int().min(min, `${what} must be at least ${min}`).max(max, `${what} must be at most ${max}`),
+    );
+
+const schema = z.object({
+  port: int("--port / PORT", 0, 65535).default(4001),
+  host: z.string().min(1).default("127.0.0.1"),
+  db: z.string().min(1).default("./data/sender.db"),
+  adminTokens: list.pipe(
+    z.array(z.string()).min(1, "set --admin-token or PLANT_STORE_ADMIN_TOKENS: the admin API needs a token"),
+  ),
+  concurrency: int("--concurrency / PLANT_STORE_CONCURRENCY", 1, 10_000).default(64),
+  perSubscription: int("--per-subscription / PLANT_STORE_PER_SUBSCRIPTION", 1, 10_000).default(16),
+  timeoutMs: int("--timeout / PLANT_STORE_TIMEOUT_MS", 100, 300_000).default(15_000),
+  schedule: list
+    .pipe(z.array(z.string().regex(/^\d+$/, "--schedule takes milliseconds, e.g. 0,1000,5000")).min(1))
+    .transform((xs) => xs.map(Number))
+    .nullable()
+    .default(null),
+  allowNetworks: list.default([]),
+  encryptionKey: z.string().min(1).nullable().default(null),
+  logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+/** Help text of `plant-store-sender --help`. */
+export const HELP = `plant-store-sender — deliver the Plant Store "New Plant" webhook to every subscriber, durably.
+
+Usage: plant-store-sender [options]
+
+Options (each also read from the environment variable shown):
+  --port <n>               PORT                           admin API port (default 4001)
+  --host <addr>            HOST                           admin API address (default 127.0.0.1)
+  --db <target>            PLANT_STORE_DB                 SQLite path (default ./data/sender.db), :memory:, or postgres://…
+  --admin-token <list>     PLANT_STORE_ADMIN_TOKENS       admin API bearer tokens or sha256:<hex> hashes (required)
+  --concurrency <n>        PLANT_STORE_CONCURRENCY        deliveries in flight, in all (default 64)
+  --per-subscription <n>   PLANT_STORE_PER_SUBSCRIPTION   deliveries in flight per subscriber (default 16)
+  --timeout <ms>           PLANT_STORE_TIMEOUT_MS         per attempt (default 15000)
+  --schedule <ms,ms,…>     PLANT_STORE_SCHEDULE           retry schedule (default Standard Webhooks: 0,5s,5m,30m,2h,5h,10h,14h,20h,24h)
+  --allow-networks <cidrs> PLANT_STORE_ALLOW_NETWORKS     networks allowed despite the SSRF guard, e.g. 127.0.0.0/8,::1/128
+  --encryption-key <key>   PLANT_STORE_ENCRYPTION_KEY     32 bytes (base64 or hex): tokens and secrets encrypted at rest
+  --log-level <level>      PLANT_STORE_LOG_LEVEL          fatal|error|warn|info|debug|trace|silent (default info)
+  -h, --help                                              this help
+  -v, --version                                           the version
+
+Examples:
+  PLANT_STORE_ADMIN_TOKENS=psk_… plant-store-sender --encryption-key "$(openssl rand -base64 32)"
+  plant-store-sender --db :memory: --admin-token psk_… --allow-networks 127.0.0.0/8   # local development
+`;
+
+/**
+ * Reads flags (which win) and `PLANT_STORE_*` environment variables and validates them; throws
+ * {@link ConfigError} listing every problem, never echoing a token or key.
+ *
+ * @example
+ * ```ts
+ * const config = loadConfig(["--admin-token", "psk_…", "--db", ":memory:"], {});
+ * ```
+ */
+export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): SenderConfig | "help" | "version" {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        db: { type: "string" },
+        "admin-token": { type: "string" },
+        concurrency: { type: "string" },
+        "per-subscription": { type: "string" },
+        timeout: { type: "string" },
+        schedule: { type: "string" },
+        "allow-networks": { type: "string" },
+        "encryption-key": { type: "string" },
+        "log-level": { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+    }));
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}. Run plant-store-sender --help for the options.`);
+  }
+  if (values.help) return "help";
+  if (values.version) return "version";
+  const pick = (flag: string, name: string) => (values[flag] as string | undefined) ?? env[name];
+  const result = schema.safeParse({
+    port: pick("port", "PORT"),
+    host: pick("host", "HOST"),
+    db: pick("db", "PLANT_STORE_DB"),
+    adminTokens: pick("admin-token", "PLANT_STORE_ADMIN_TOKENS") ?? "",
+    concurrency: pick("concurrency", "PLANT_STORE_CONCURRENCY"),
+    perSubscription: pick("per-subscription", "PLANT_STORE_PER_SUBSCRIPTION"),
+    timeoutMs: pick("timeout", "PLANT_STORE_TIMEOUT_MS"),
+    schedule: pick("schedule", "PLANT_STORE_SCHEDULE"),
+    allowNetworks: pick("allow-networks", "PLANT_STORE_ALLOW_NETWORKS"),
+    encryptionKey: pick("encryption-key", "PLANT_STORE_ENCRYPTION_KEY"),
+    logLevel: pick("log-level", "PLANT_STORE_LOG_LEVEL"),
+  });
+  if (!result.success) {
+    const problems = result.error.issues.map(
+      (issue) => `- ${issue.path.join(".") || "config"}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+  }
+  const config = result.data;
+  const problems: string[] = [];
+  const check = (what: string, fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      problems.push(`- ${what}: ${(error as Error).message}`);
+    }
+  };
+  check("--admin-token / PLANT_STORE_ADMIN_TOKENS", () => createTokenVerifier(config.adminTokens));
+  check("--allow-networks / PLANT_STORE_ALLOW_NETWORKS", () => parseAllowList(config.allowNetworks));
+  if (config.encryptionKey !== null) {
+    check("--encryption-key / PLANT_STORE_ENCRYPTION_KEY", () =>
+      parseEncryptionKey(config.encryptionKey as string),
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+  return config;
+}

@@ -1,0 +1,61 @@
+import type { Store } from "@plant-store/store";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/** The sender's Prometheus metrics, in a registry of its own. */
+export interface SenderMetrics {
+  registry: Registry;
+  attempts: Counter<"outcome">;
+  latency: Histogram<"outcome">;
+}
+
+/**
+ * Attempts by outcome, attempt latency, and (collected on scrape) queue depth by state and oldest due age.
+ *
+ * @example
+ * ```ts
+ * const metrics = createMetrics(store);
+ * metrics.attempts.inc({ outcome: "delivered" });
+ * ```
+ */
+export function createMetrics(store: Store): SenderMetrics {
+  const registry = new Registry();
+  const attempts = new Counter({
+    name: "plant_store_sender_attempts_total",
+    help: "Delivery attempts by outcome (delivered, retry, gone, failed, blocked).",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: "plant_store_sender_attempt_duration_seconds",
+    help: "Time from sending an attempt to its outcome.",
+    labelNames: ["outcome"] as const,
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15],
+    registers: [registry],
+  });
+  let stats: Promise<Awaited<ReturnType<Store["outbox"]["stats"]>>> | null = null;
+  // One stats query per scrape serves both gauges.
+  const current = () => {
+    stats ??= store.outbox.stats().finally(() => setTimeout(() => (stats = null), 100).unref());
+    return stats;
+  };
+  new Gauge({
+    name: "plant_store_sender_deliveries",
+    help: "Deliveries in the outbox by state.",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    async collect() {
+      const s = await current();
+      for (const state of ["pending", "leased", "delivered", "failed"] as const)
+        this.set({ state }, s[state]);
+    },
+  });
+  new Gauge({
+    name: "plant_store_sender_oldest_due_age_seconds",
+    help: "How long the oldest due delivery has been waiting.",
+    registers: [registry],
+    async collect() {
+      this.set((await current()).oldestDueAgeMs / 1000);
+    },
+  });
+  return { registry, attempts, latency };
+}

@@ -1,0 +1,112 @@
+import { type OpenStoreOptions, openStore, type Store } from "@plant-store/store";
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import { createAdminApi } from "./admin.js";
+import { createMetrics, type SenderMetrics } from "./metrics.js";
+import { createGuardedFetch, parseAllowList, type Resolver, systemResolver } from "./ssrf.js";
+import { startWorker, type Worker } from "./worker.js";
+
+/** Options of {@link createSender}. */
+export interface SenderOptions {
+  /** Admin API bearer tokens (clear or `sha256:<hex>`). Required. */
+  adminTokens: readonly string[];
+  /** An open store, or what `openStore` accepts. Default `:memory:`. */
+  store?: Store | string | OpenStoreOptions;
+  /** 32-byte key (base64 or hex) for tokens and secrets at rest, when the sender opens the store. */
+  encryptionKey?: string;
+  /** CIDRs the SSRF guard lets through (e.g. `127.0.0.0/8` in development). */
+  allowNetworks?: readonly string[];
+  /** DNS resolver (tests). Default: the operating system's. */
+  resolve?: Resolver;
+  concurrency?: number;
+  perSubscription?: number;
+  timeoutMs?: number;
+  schedule?: readonly number[];
+  /** Disable a subscription failing continuously this long. Default 5 days. */
+  disableAfterMs?: number;
+  /** Run the delivery worker in this process. Default true. */
+  worker?: boolean;
+  logger?: Logger;
+}
+
+/** A running sender: admin API + worker. */
+export interface Sender {
+  readonly store: Store;
+  readonly admin: FastifyInstance;
+  readonly metrics: SenderMetrics;
+  /** Starts the admin API; resolves with its base URL. */
+  listen(port?: number, host?: string): Promise<string>;
+  /** Stops the admin API and the worker (in-flight attempts finish), closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the sender: the admin API and the delivery worker over one store.
+ *
+ * @example
+ * ```ts
+ * const sender = await createSender({ adminTokens: ["psk_…"], store: "./data/sender.db", allowNetworks: ["127.0.0.0/8"] });
+ * const url = await sender.listen(4001);
+ * ```
+ */
+export async function createSender(options: SenderOptions): Promise<Sender> {
+  const allow = parseAllowList(options.allowNetworks ?? []);
+  const resolve = options.resolve ?? systemResolver;
+  const owns = !(typeof options.store === "object" && options.store !== null && "outbox" in options.store);
+  const store = owns
+    ? await openStore(
+        typeof options.store === "object"
+          ? {
+              ...(options.store as OpenStoreOptions),
+              ...(options.encryptionKey && { encryptionKey: options.encryptionKey }),
+            }
+          : {
+              url: (options.store as string | undefined) ?? ":memory:",
+              ...(options.encryptionKey && { encryptionKey: options.encryptionKey }),
+            },
+      )
+    : (options.store as Store);
+  const metrics = createMetrics(store);
+  const guard = createGuardedFetch({ allow, resolve, connections: options.perSubscription ?? 16 });
+  const admin = await createAdminApi({
+    store,
+    adminTokens: options.adminTokens,
+    allow,
+    resolve,
+    metrics,
+    ...(options.logger && { logger: options.logger }),
+  });
+  let worker: Worker | null = null;
+  if (options.worker !== false) {
+    worker = startWorker({
+      store,
+      fetch: guard.fetch,
+      metrics,
+      ...(options.logger && { logger: options.logger }),
+      ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
+      ...(options.perSubscription !== undefined && { perSubscription: options.perSubscription }),
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      ...(options.schedule && { schedule: options.schedule }),
+      ...(options.disableAfterMs !== undefined && { disableAfterMs: options.disableAfterMs }),
+    });
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    store,
+    admin,
+    metrics,
+    async listen(port = 0, host = "127.0.0.1") {
+      const address = await admin.listen({ port, host });
+      return address.replace("[::1]", "127.0.0.1");
+    },
+    close() {
+      closing ??= (async () => {
+        await admin.close();
+        await worker?.stop();
+        await guard.close();
+        if (owns) await store.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,208 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import { createRequire } from "node:module";
+import type { LookupFunction } from "node:net";
+import { BLOCKED_ADDRESS_CODE } from "@plant-store/core";
+import type * as IpAddr from "ipaddr.js";
+import { Agent, fetch as undiciFetch } from "undici";
+
+// ipaddr.js is CommonJS with `export =`; required, so its types and runtime agree without interop flags.
+const ipaddr = createRequire(import.meta.url)("ipaddr.js") as typeof IpAddr;
+type IP = IpAddr.IPv4 | IpAddr.IPv6;
+
+/** Resolves a host name to every address it has (injectable for tests; default `dns.lookup` with `all`). */
+export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+/** Why a target is refused, or the address to connect to. */
+export type AddressVerdict = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: string };
+
+/** Parsed `--allow-networks` entries. */
+export type AllowList = readonly [IP, number][];
+
+/**
+ * Parses CIDR strings (`127.0.0.0/8`, `::1/128`, `10.1.2.3` = a single host).
+ *
+ * @example
+ * ```ts
+ * const allow = parseAllowList(["127.0.0.0/8"]);
+ * ```
+ */
+export function parseAllowList(cidrs: readonly string[]): AllowList {
+  return cidrs.map((cidr) => {
+    try {
+      return cidr.includes("/")
+        ? ipaddr.parseCIDR(cidr)
+        : ([ipaddr.parse(cidr), ipaddr.parse(cidr).kind() === "ipv4" ? 32 : 128] as [IP, number]);
+    } catch {
+      throw new Error(`'${cidr}' is not an IP network in CIDR notation (e.g. 127.0.0.0/8 or fd00::/8).`);
+    }
+  });
+}
+
+/**
+ * Decides whether the sender may connect to `address`: public unicast only, unless an allow-listed network
+ * contains it. IPv4-mapped (`::ffff:a.b.c.d`) and IPv4-compatible (`::a.b.c.d`) IPv6 are judged as the IPv4
+ * address they carry; NAT64, 6to4 and Teredo (which can carry private IPv4), private, loopback, link-local (cloud
+ * metadata 169.254.169.254), CGNAT (100.100.100.200), unique-local (fd00:ec2::254), multicast, broadcast,
+ * reserved, documentation, benchmarking and unspecified ranges are refused.
+ *
+ * @example
+ * ```ts
+ * checkAddress("10.0.0.1", []); // { ok: false, reason: "10.0.0.1 is a private address …" }
+ * checkAddress("127.0.0.1", parseAllowList(["127.0.0.0/8"])); // { ok: true, address: "127.0.0.1", family: 4 }
+ * ```
+ */
+export function checkAddress(address: string, allow: AllowList): AddressVerdict {
+  let parsed: IP;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return { ok: false, reason: `'${address}' is not an IP address.` };
+  }
+  let judged: IP = parsed;
+  if (parsed.kind() === "ipv6") {
+    const v6 = parsed as IpAddr.IPv6;
+    if (v6.isIPv4MappedAddress()) judged = v6.toIPv4Address();
+    else if (v6.parts.slice(0, 6).every((part: number) => part === 0) && v6.range() === "unicast") {
+      // ::a.b.c.d (deprecated IPv4-compatible): ipaddr calls it unicast, but it names an IPv4 host.
+      judged = ipaddr.fromByteArray(v6.toByteArray().slice(12));
+    }
+  }
+  const family = parsed.kind() === "ipv4" ? 4 : 6;
+  for (const [network, bits] of allow) {
+    if (judged.kind() === network.kind() && judged.match(network, bits)) {
+      return { ok: true, address: parsed.toString(), family };
+    }
+    if (parsed.kind() === network.kind() && parsed.match(network, bits)) {
+      return { ok: true, address: parsed.toString(), family };
+    }
+  }
+  const range = judged.range();
+  if (range !== "unicast") {
+    return {
+      ok: false,
+      reason: `${address} is ${describeRange(range)}; webhooks are only sent to public addresses. Allow it with --allow-networks if this is intended (e.g. local development).`,
+    };
+  }
+  return { ok: true, address: parsed.toString(), family };
+}
+
+function describeRange(range: string): string {
+  const names: Record<string, string> = {
+    private: "a private address",
+    loopback: "a loopback address",
+    linkLocal: "a link-local address (this includes cloud metadata endpoints)",
+    carrierGradeNat: "a carrier-grade NAT address (this includes cloud metadata endpoints)",
+    uniqueLocal: "a unique-local address",
+    multicast: "a multicast address",
+    broadcast: "the broadcast address",
+    unspecified: "the unspecified address",
+    reserved: "a reserved or documentation address",
+    benchmarking: "a benchmarking address",
+    rfc6052: "a NAT64 address",
+    "6to4": "a 6to4 address",
+    teredo: "a Teredo address",
+  };
+  return names[range] ?? `in the special-purpose range '${range}'`;
+}
+
+/**
+ * Resolves the URL's host and checks every address it resolves to; the first is the one to connect to.
+ * IP literals in any spelling (`2130706433`, `0x7f.1`, `127.1`, `[::ffff:7f00:1]`) are normalized by the WHATWG
+ * URL parser before they get here, so they are judged as the address they really are.
+ *
+ * @example
+ * ```ts
+ * await resolveTarget(new URL("http://internal.example/"), [], resolver); // { ok: false, reason: "10.0.0.1 is …" }
+ * ```
+ */
+export async function resolveTarget(url: URL, allow: AllowList, resolve: Resolver): Promise<AddressVerdict> {
+  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  if (ipaddr.isValid(host)) return checkAddress(host, allow);
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = await resolve(host);
+  } catch (error) {
+    return {
+      ok: false,
+      reason: `${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? "error"}).`,
+    };
+  }
+  if (addresses.length === 0) return { ok: false, reason: `${host} resolves to no address.` };
+  // Every address must pass: otherwise a name with one public and one private record could be steered inside.
+  let first: AddressVerdict | null = null;
+  for (const { address } of addresses) {
+    const verdict = checkAddress(address, allow);
+    if (!verdict.ok) return { ok: false, reason: `${host} resolves to ${verdict.reason}` };
+    first ??= verdict;
+  }
+  return first as AddressVerdict;
+}
+
+/** The default resolver: the operating system's, every address. */
+export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+/** A `fetch` that refuses what the policy refuses and connects only to the address it checked. */
+export interface GuardedFetch {
+  fetch: typeof globalThis.fetch;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the `fetch` handed to core's `deliver`: each call resolves and checks the host, then connects to that
+ * checked address through an undici Agent whose `lookup` returns it (no second DNS lookup, so a rebinding DNS
+ * server cannot switch the address between check and connect). TLS still verifies the certificate for the host
+ * name. Agents are reused per (origin, address), so keep-alive works. Refusals reject with an error whose `code`
+ * is core's `BLOCKED_ADDRESS_CODE` (core records the attempt as failed, not retried).
+ *
+ * @example
+ * ```ts
+ * const guard = createGuardedFetch({ allow: parseAllowList(["127.0.0.0/8"]) });
+ * await deliver(target, message, { fetch: guard.fetch });
+ * ```
+ */
+export function createGuardedFetch(options: {
+  allow: AllowList;
+  resolve?: Resolver;
+  connections?: number;
+}): GuardedFetch {
+  const resolve = options.resolve ?? systemResolver;
+  const agents = new Map<string, Agent>();
+  const agentFor = (origin: string, address: string, family: 4 | 6): Agent => {
+    const key = `${origin}|${address}`;
+    let agent = agents.get(key);
+    if (!agent) {
+      const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+        if (lookupOptions?.all) {
+          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+            { address, family },
+          ]);
+        } else callback(null, address, family);
+      };
+      agent = new Agent({
+        connect: { lookup },
+        connections: options.connections ?? 64,
+        keepAliveTimeout: 30_000,
+      });
+      agents.set(key, agent);
+    }
+    return agent;
+  };
+  const guarded = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+    const verdict = await resolveTarget(url, options.allow, resolve);
+    if (!verdict.ok) {
+      throw Object.assign(new Error(`Refused by the SSRF guard: ${verdict.reason}`), {
+        code: BLOCKED_ADDRESS_CODE,
+      });
+    }
+    const dispatcher = agentFor(url.origin, verdict.address, verdict.family);
+    return (await undiciFetch(url, { ...(init as object), dispatcher } as never)) as unknown as Response;
+  };
+  return {
+    fetch: guarded as typeof globalThis.fetch,
+    async close() {
+      await Promise.all([...agents.values()].map((agent) => agent.close()));
+      agents.clear();
+    },
+  };
+}

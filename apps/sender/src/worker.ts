@@ -1,0 +1,183 @@
+import { deliver, nextAttempt, STANDARD_SCHEDULE_MS } from "@plant-store/core";
+import type { ClaimedDelivery, Store } from "@plant-store/store";
+import type { Logger } from "pino";
+import type { SenderMetrics } from "./metrics.js";
+
+/** Options of {@link startWorker}. */
+export interface WorkerOptions {
+  store: Store;
+  fetch: typeof globalThis.fetch;
+  metrics?: SenderMetrics;
+  logger?: Logger;
+  /** Deliveries in flight in all. Default 64. */
+  concurrency?: number;
+  /** Deliveries in flight per subscription. Default 16. */
+  perSubscription?: number;
+  /** Per attempt. Default 15 s. */
+  timeoutMs?: number;
+  /** Retry schedule in ms (first entry: delay before the first attempt, normally 0). */
+  schedule?: readonly number[];
+  /** Disable a subscription failing continuously this long. Default 5 days. */
+  disableAfterMs?: number;
+  /** Lease per claimed delivery; longer than the timeout. Default timeout + 30 s. */
+  leaseMs?: number;
+  workerId?: string;
+}
+
+/** A running worker. */
+export interface Worker {
+  /** Stops claiming; in-flight attempts finish (each bounded by its timeout); resolves when they have. */
+  stop(): Promise<void>;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * Claims due deliveries with a lease, sends each through core's `deliver` (exact bytes, bearer, Standard Webhooks
+ * headers, no redirects) and applies the outcome: 2xx completes; 410 fails the delivery and disables the
+ * subscription; other failures retry on the schedule (with jitter, honouring a clamped Retry-After) until it is
+ * exhausted, then fail (kept for resend); a refused address fails at once. Subscriptions failing for
+ * `disableAfterMs` are disabled. Wakes on new work (LISTEN/NOTIFY on PostgreSQL) with polling as a fallback.
+ *
+ * @example
+ * ```ts
+ * const worker = startWorker({ store, fetch: guard.fetch, concurrency: 32 });
+ * process.once("SIGTERM", () => worker.stop());
+ * ```
+ */
+export function startWorker(options: WorkerOptions): Worker {
+  const { store, metrics, logger } = options;
+  const concurrency = options.concurrency ?? 64;
+  const perSubscription = options.perSubscription ?? 16;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const schedule = options.schedule ?? STANDARD_SCHEDULE_MS;
+  const leaseMs = options.leaseMs ?? timeoutMs + 30_000;
+  const workerId = options.workerId ?? `sender-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const disableAfterMs = options.disableAfterMs ?? 5 * DAY;
+  const inFlight = new Set<Promise<void>>();
+  const perSub = new Map<string, number>();
+  const stopping = new AbortController();
+  let slotFreed: (() => void) | null = null;
+
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    const { subscription, message } = delivery;
+    const outcome = await deliver(
+      { url: subscription.url, token: subscription.token, secrets: subscription.secrets },
+      { id: message.id, body: message.body },
+      { fetch: options.fetch, timeoutMs },
+    );
+    const blocked = outcome.kind === "failed" && /SSRF guard/.test(outcome.error ?? "");
+    const label = blocked ? "blocked" : outcome.kind;
+    metrics?.attempts.inc({ outcome: label });
+    metrics?.latency.observe({ outcome: label }, outcome.latencyMs / 1000);
+    const record = {
+      status: outcome.status ?? null,
+      latencyMs: outcome.latencyMs,
+      responseBody: outcome.responseBody ?? null,
+      error: outcome.error ?? null,
+    };
+    const lease = { id: delivery.id, leaseToken: delivery.leaseToken };
+    if (outcome.kind === "delivered") {
+      await store.outbox.complete(lease, { attempt: record });
+    } else if (outcome.kind === "gone") {
+      await store.outbox.fail(lease, { attempt: record, reason: "The endpoint answered 410 Gone." });
+      await store.subscriptions.disable(subscription.id, "The endpoint answered 410 Gone.");
+      logger?.warn({ subscriptionId: subscription.id }, "subscription disabled: 410 Gone");
+    } else {
+      const next = nextAttempt(delivery.attempt, outcome, { schedule });
+      if (next.retry) await store.outbox.reschedule(lease, Date.now() + next.delayMs, { attempt: record });
+      else
+        await store.outbox.fail(lease, {
+          attempt: record,
+          reason: outcome.error ?? `status ${outcome.status}`,
+        });
+    }
+    logger?.info(
+      {
+        messageId: message.id,
+        deliveryId: delivery.id,
+        subscriptionId: subscription.id,
+        attempt: delivery.attempt,
+        outcome: label,
+        status: outcome.status ?? null,
+        ms: outcome.latencyMs,
+        ...(outcome.error && { error: outcome.error }),
+      },
+      "attempt",
+    );
+  }
+
+  function launch(delivery: ClaimedDelivery): void {
+    const sub = delivery.subscription.id;
+    perSub.set(sub, (perSub.get(sub) ?? 0) + 1);
+    const run = attempt(delivery)
+      .catch((error: Error) => {
+        // The store refused the outcome (e.g. the lease expired and another worker took it): nothing to undo.
+        logger?.warn({ deliveryId: delivery.id, error: error.message }, "could not record the outcome");
+      })
+      .finally(() => {
+        inFlight.delete(run);
+        const left = (perSub.get(sub) ?? 1) - 1;
+        if (left === 0) perSub.delete(sub);
+        else perSub.set(sub, left);
+        slotFreed?.();
+      });
+    inFlight.add(run);
+  }
+
+  async function loop(): Promise<void> {
+    let lastSweep = 0;
+    while (!stopping.signal.aborted) {
+      try {
+        if (Date.now() - lastSweep > 60_000) {
+          lastSweep = Date.now();
+          const disabled = await store.subscriptions.disableFailing(disableAfterMs);
+          for (const id of disabled)
+            logger?.warn({ subscriptionId: id }, "subscription disabled: failing too long");
+        }
+        const free = concurrency - inFlight.size;
+        if (free <= 0) {
+          await new Promise<void>((resolve) => {
+            slotFreed = resolve;
+          });
+          slotFreed = null;
+          continue;
+        }
+        const claimed = await store.outbox.claim(Math.min(free, 128), { leaseMs, workerId });
+        let launched = 0;
+        for (const delivery of claimed) {
+          if ((perSub.get(delivery.subscription.id) ?? 0) >= perSubscription) {
+            await store.outbox.release(delivery); // back to pending; claimed again when a slot frees
+            continue;
+          }
+          launch(delivery);
+          launched++;
+        }
+        if (claimed.length === 0) {
+          await store.outbox.waitForWork(stopping.signal, 1000);
+        } else if (launched === 0) {
+          // Everything due belongs to subscriptions at their cap: wait for one of their attempts to finish.
+          await new Promise<void>((resolve) => {
+            slotFreed = resolve;
+            setTimeout(resolve, 200).unref();
+          });
+          slotFreed = null;
+        }
+      } catch (error) {
+        if (stopping.signal.aborted) break;
+        logger?.error({ error: (error as Error).message }, "worker loop: the store failed; retrying in 1 s");
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
+
+  const running = loop();
+  return {
+    async stop() {
+      stopping.abort();
+      slotFreed?.();
+      await running;
+      await Promise.all(inFlight);
+    },
+  };
+}
