@@ -1,0 +1,192 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminOpenApi } from "../src/openapi.js";
+import { ADMIN, api, cleanup, type Running, SECRET, SENDER_BIN, start, stop, TOKEN } from "./support.js";
+
+let sender: Running;
+beforeAll(async () => {
+  // No worker traffic matters here: deliveries go to a closed port and are retried far in the future.
+  sender = await start(SENDER_BIN, [
+    "--admin-token",
+    ADMIN,
+    "--db",
+    ":memory:",
+    "--allow-networks",
+    "127.0.0.0/8",
+    "--schedule",
+    "3600000",
+  ]);
+});
+afterAll(async () => {
+  expect(await stop(sender)).toBe(0);
+  cleanup();
+});
+
+describe("the admin API document", () => {
+  it("is a valid OpenAPI 3.1 document, served at /openapi.json", async () => {
+    const result = await new Validator().validate(adminOpenApi as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    const served = await fetch(`${sender.url}/openapi.json`);
+    expect(await served.json()).toEqual(JSON.parse(JSON.stringify(adminOpenApi)));
+  });
+
+  it("the validator can fail (a broken copy is refused)", async () => {
+    const broken = JSON.parse(JSON.stringify(adminOpenApi));
+    broken.paths["/events"].post.responses = "none";
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+});
+
+describe("admin API over a real socket", () => {
+  it("refuses a missing, wrong or malformed admin token", async () => {
+    const missing = await fetch(`${sender.url}/subscriptions`);
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="plant-store-sender"');
+    expect(await missing.json()).toEqual({
+      error: 401,
+      message: expect.stringContaining("admin bearer token"),
+    });
+    const wrong = await api(sender.url, "GET", "/subscriptions", undefined, {
+      authorization: `Bearer ${TOKEN}`,
+    });
+    expect(wrong.status).toBe(401);
+    const malformed = await api(sender.url, "GET", "/subscriptions", undefined, {
+      authorization: "Basic abc",
+    });
+    expect(malformed.status).toBe(400);
+    for (const open of ["/healthz", "/readyz", "/metrics"])
+      expect((await fetch(`${sender.url}${open}`)).status).toBe(200);
+  });
+
+  it("creates a subscription, shows token and secret once, lists, gets, patches, disables, enables", async () => {
+    const created = await api(sender.url, "POST", "/subscriptions", {
+      url: "http://127.0.0.1:9/plant/webhook",
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      url: "http://127.0.0.1:9/plant/webhook",
+      enabled: true,
+      signingSecrets: 1,
+    });
+    expect(created.body.token).toMatch(/^psk_/);
+    expect(created.body.secret).toMatch(/^whsec_/);
+    const id = created.body.id as string;
+    const got = await api(sender.url, "GET", `/subscriptions/${id}`);
+    expect(got.body).not.toHaveProperty("token");
+    expect(got.body).not.toHaveProperty("secret");
+    expect(JSON.stringify(got.body)).not.toContain(created.body.secret.slice(6));
+    expect(
+      (await api(sender.url, "GET", "/subscriptions")).body.data.map((s: { id: string }) => s.id),
+    ).toContain(id);
+    const patched = await api(sender.url, "PATCH", `/subscriptions/${id}`, {
+      url: "http://127.0.0.1:10/plant/webhook",
+    });
+    expect(patched.body.url).toBe("http://127.0.0.1:10/plant/webhook");
+    const disabled = await api(sender.url, "POST", `/subscriptions/${id}/disable`, { reason: "maintenance" });
+    expect(disabled.body).toMatchObject({ enabled: false, disabledReason: "maintenance" });
+    expect((await api(sender.url, "GET", "/subscriptions?enabled=false")).body.data).toHaveLength(1);
+    expect((await api(sender.url, "POST", `/subscriptions/${id}/enable`)).body.enabled).toBe(true);
+  });
+
+  it("takes the caller's token and secret, and rotates them (the old secret keeps signing during the grace)", async () => {
+    const created = await api(sender.url, "POST", "/subscriptions", {
+      url: "http://127.0.0.1:9/plant/webhook",
+      token: TOKEN,
+      secret: SECRET,
+    });
+    expect(created.body).toMatchObject({ token: TOKEN, secret: SECRET });
+    const id = created.body.id as string;
+    const secret = await api(sender.url, "POST", `/subscriptions/${id}/rotate`, {
+      kind: "secret",
+      graceSeconds: 600,
+    });
+    expect(secret.body.secret).toMatch(/^whsec_/);
+    expect((await api(sender.url, "GET", `/subscriptions/${id}`)).body.signingSecrets).toBe(2);
+    const token = await api(sender.url, "POST", `/subscriptions/${id}/rotate`, { kind: "token" });
+    expect(token.body.token).toMatch(/^psk_/);
+    expect((await api(sender.url, "POST", `/subscriptions/${id}/rotate`, { kind: "password" })).status).toBe(
+      400,
+    );
+  });
+
+  it.each([
+    [{ url: "http://169.254.169.254/" }, /link-local/],
+    [{ url: "http://10.0.0.1/" }, /private/],
+    [{ url: "ftp://127.0.0.1/" }, /http or https/],
+    [{ url: "http://user:pass@127.0.0.1/" }, /credentials/],
+    [{ url: "not a url" }, /valid absolute URL/],
+    [{}, /url is required/],
+    [{ url: "http://127.0.0.1/", secret: "whsec_short" }, /secret/],
+    [{ url: "http://127.0.0.1/", token: "has spaces" }, /token/],
+  ])("400 for a subscription the sender cannot or must not serve: %j", async (body, message) => {
+    const res = await api(sender.url, "POST", "/subscriptions", body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 400, message: expect.stringMatching(message) });
+  });
+
+  it("publishes: 202 with the message id, Idempotency-Key returns the same message, int64 ids kept exactly", async () => {
+    const body = '{"id":9223372036854775807,"name":"Largest"}';
+    const first = await api(sender.url, "POST", "/events", body, { "idempotency-key": "order-1" });
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ messageId: expect.stringMatching(/^msg_/), duplicate: false });
+    expect(first.body.deliveries).toBeGreaterThan(0);
+    const again = await api(sender.url, "POST", "/events", body, { "idempotency-key": "order-1" });
+    expect(again.body).toMatchObject({ messageId: first.body.messageId, duplicate: true, deliveries: 0 });
+    const message = await fetch(`${sender.url}/messages/${first.body.messageId}`, {
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    expect(await message.text()).toContain('"payload":{"id":9223372036854775807,"name":"Largest"}');
+  });
+
+  it.each([
+    ['{"id":"1","name":"x"}', 422, /\/id/],
+    ['{"id":1}', 422, /\/name/],
+    ['{"id":1,', 400, /JSON/],
+    ["", 400, /./],
+  ])("refuses the event %j with %i", async (body, status, message) => {
+    const res = await api(sender.url, "POST", "/events", body);
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual({ error: status, message: expect.stringMatching(message) });
+  });
+
+  it("415 for a body that is not JSON, 404 for unknown routes, ids and messages, 400 for bad filters", async () => {
+    const text = await fetch(`${sender.url}/events`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN}`, "content-type": "text/plain" },
+      body: "plant",
+    });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toEqual({ error: 415, message: expect.stringContaining("application/json") });
+    expect((await api(sender.url, "GET", "/nope")).body).toEqual({ error: 404, message: expect.any(String) });
+    expect((await api(sender.url, "GET", "/subscriptions/sub_missing")).status).toBe(404);
+    expect((await api(sender.url, "GET", "/deliveries/999999")).status).toBe(404);
+    expect((await api(sender.url, "GET", "/deliveries/abc")).status).toBe(400);
+    expect((await api(sender.url, "GET", "/messages/msg_missing")).status).toBe(404);
+    expect((await api(sender.url, "GET", "/deliveries?state=lost")).status).toBe(400);
+    expect(
+      (await api(sender.url, "POST", "/subscriptions/sub_missing/recover", { since: "yesterday" })).status,
+    ).toBe(404);
+  });
+
+  it("lists deliveries by state and subscription, with attempts, and recovers since a time", async () => {
+    const sub = await api(sender.url, "POST", "/subscriptions", { url: "http://127.0.0.1:9/plant/webhook" });
+    await api(sender.url, "POST", "/events", '{"id":5,"name":"Aloe"}');
+    const page = await api(sender.url, "GET", `/deliveries?subscriptionId=${sub.body.id}&limit=10`);
+    expect(page.status).toBe(200);
+    expect(page.body.data).toHaveLength(1);
+    const delivery = page.body.data[0];
+    expect(delivery).toMatchObject({ subscriptionId: sub.body.id, state: expect.any(String) });
+    expect((await api(sender.url, "GET", `/deliveries/${delivery.id}`)).body.id).toBe(delivery.id);
+    expect((await api(sender.url, "GET", `/deliveries/${delivery.id}/attempts`)).body).toEqual({
+      data: expect.any(Array),
+    });
+    const recover = await api(sender.url, "POST", `/subscriptions/${sub.body.id}/recover`, {
+      since: "2020-01-01T00:00:00Z",
+    });
+    expect(recover.body).toEqual({ requeued: expect.any(Number) });
+    expect(
+      (await api(sender.url, "POST", `/subscriptions/${sub.body.id}/recover`, { since: "soon" })).status,
+    ).toBe(400);
+  });
+});

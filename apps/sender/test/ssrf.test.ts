@@ -1,0 +1,131 @@
+import { createServer } from "node:http";
+import { BLOCKED_ADDRESS_CODE } from "@plant-store/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  checkAddress,
+  createGuardedFetch,
+  parseAllowList,
+  type Resolver,
+  resolveTarget,
+} from "../src/ssrf.js";
+
+const none = parseAllowList([]);
+const fixed =
+  (map: Record<string, string[]>): Resolver =>
+  async (host) => {
+    const addresses = map[host];
+    if (!addresses) throw Object.assign(new Error("not found"), { code: "ENOTFOUND" });
+    return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+  };
+const resolver = fixed({
+  "internal.example": ["10.0.0.1"],
+  "mixed.example": ["93.184.216.34", "192.168.1.1"],
+  "public.example": ["93.184.216.34"],
+  "metadata.example": ["169.254.169.254"],
+});
+
+describe("SSRF guard: every spelling of an internal address is refused", () => {
+  it.each([
+    "http://2130706433/", // decimal 127.0.0.1
+    "http://0177.0.0.1/", // octal
+    "http://0x7f.1/", // hex, short form
+    "http://127.1/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:7f00:1]/",
+    "http://[::127.0.0.1]/", // IPv4-compatible
+    "http://0.0.0.0/",
+    "http://[::]/",
+    "http://[::1]/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[fd00:ec2::254]/",
+    "http://100.100.100.200/",
+    "http://[fe80::1]/",
+    "http://10.0.0.1/",
+    "http://172.16.0.1/",
+    "http://192.168.0.1/",
+    "http://224.0.0.1/",
+    "http://255.255.255.255/",
+    "http://192.0.2.1/", // documentation
+    "http://[64:ff9b::a00:1]/", // NAT64 of 10.0.0.1
+    "http://[2002:a00:1::]/", // 6to4 of 10.0.0.1
+    "http://internal.example/", // a name that resolves to 10.0.0.1
+    "http://Internal.Example:8080/", // case and port do not matter
+    "http://metadata.example/",
+    "http://mixed.example/", // one private record is enough to refuse
+  ])("%s", async (url) => {
+    const verdict = await resolveTarget(new URL(url), none, resolver);
+    expect(verdict.ok).toBe(false);
+    if (!verdict.ok) expect(verdict.reason).toMatch(/address|resolves|range/);
+  });
+
+  it("accepts public addresses and names", async () => {
+    expect(await resolveTarget(new URL("https://93.184.216.34/"), none, resolver)).toMatchObject({
+      ok: true,
+    });
+    expect(await resolveTarget(new URL("https://public.example/"), none, resolver)).toEqual({
+      ok: true,
+      address: "93.184.216.34",
+      family: 4,
+    });
+    expect(checkAddress("2606:4700::1111", none)).toMatchObject({ ok: true, family: 6 });
+  });
+
+  it("lets --allow-networks open exactly what it names", async () => {
+    const allow = parseAllowList(["127.0.0.0/8", "10.1.0.0/16"]);
+    expect(checkAddress("127.0.0.1", allow).ok).toBe(true);
+    expect(checkAddress("::ffff:127.0.0.1", allow).ok).toBe(true);
+    expect(checkAddress("10.1.2.3", allow).ok).toBe(true);
+    expect(checkAddress("10.2.0.1", allow).ok).toBe(false);
+    expect(checkAddress("::1", allow).ok).toBe(false);
+    expect(() => parseAllowList(["not-a-network"])).toThrow(/CIDR/);
+  });
+
+  it("reports a name that does not resolve", async () => {
+    expect(await resolveTarget(new URL("http://nowhere.example/"), none, resolver)).toEqual({
+      ok: false,
+      reason: "nowhere.example does not resolve (ENOTFOUND).",
+    });
+  });
+});
+
+describe("guarded fetch", () => {
+  let server: ReturnType<typeof createServer>;
+  let port: number;
+  const hosts: string[] = [];
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      hosts.push(req.headers.host ?? "");
+      res.end("ok");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it("connects to the address it checked, resolving once per request (no second lookup to rebind)", async () => {
+    let lookups = 0;
+    const answers = ["127.0.0.1", "10.0.0.1"]; // a rebinding DNS server: public-looking first, internal second
+    const guard = createGuardedFetch({
+      allow: parseAllowList(["127.0.0.0/8"]),
+      resolve: async () => [{ address: answers[Math.min(lookups++, 1)] as string, family: 4 }],
+    });
+    const res = await guard.fetch(`http://plants.test:${port}/plant/webhook`);
+    expect(await res.text()).toBe("ok");
+    expect(lookups).toBe(1);
+    expect(hosts.at(-1)).toBe(`plants.test:${port}`); // the Host header keeps the name
+    // The next request resolves again, gets the internal answer, and is refused before connecting.
+    const refused = await guard.fetch(`http://plants.test:${port}/plant/webhook`).catch((e: unknown) => e);
+    expect((refused as { code?: string }).code).toBe(BLOCKED_ADDRESS_CODE);
+    expect(lookups).toBe(2);
+    expect(hosts).toHaveLength(1);
+    await guard.close();
+  });
+
+  it("refuses loopback without an allow-list entry", async () => {
+    const guard = createGuardedFetch({ allow: none });
+    const refused = await guard.fetch(`http://127.0.0.1:${port}/`).catch((e: unknown) => e);
+    expect((refused as Error).message).toMatch(/loopback/);
+    expect((refused as { code?: string }).code).toBe(BLOCKED_ADDRESS_CODE);
+    await guard.close();
+  });
+});

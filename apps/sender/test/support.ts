@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createSecret, createToken } from "@plant-store/core";
+
+export const SENDER_BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+export const RECEIVER_BIN = fileURLToPath(new URL("../../receiver/dist/bin.js", import.meta.url));
+export const ADMIN = createToken();
+export const TOKEN = createToken();
+export const SECRET = createSecret();
+
+/** A running app process. */
+export interface Running {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+const dirs: string[] = [];
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "plant-store-sender-test-"));
+  dirs.push(dir);
+  return dir;
+}
+export function cleanup(): void {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Starts a built bin (port 0 unless `--port` is given later) and waits for its "listening" log line. */
+export async function start(bin: string, args: string[]): Promise<Running> {
+  const child = spawn(process.execPath, [bin, "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout?.on("data", (chunk) => (out += chunk));
+  child.stderr?.on("data", (chunk) => (out += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`no "listening" line within 15 s:\n${out}`));
+    }, 15_000);
+    const onData = () => {
+      const line = out.split("\n").find((l) => l.includes('"msg":"listening"'));
+      if (!line) return;
+      clearTimeout(timer);
+      child.stdout?.off("data", onData);
+      resolve((JSON.parse(line) as { url: string }).url);
+    };
+    child.stdout?.on("data", onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before listening:\n${out}`));
+    });
+  });
+  return { child, url, output: () => out, exited };
+}
+
+export async function stop(running: Running, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
+  if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill(signal);
+  return running.exited;
+}
+
+/** Calls the sender's admin API. */
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${ADMIN}`,
+      ...(body !== undefined && { "content-type": "application/json" }),
+      ...headers,
+    },
+    ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON (metrics)
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** A local HTTP sink whose answers the test scripts; records every request it got. */
+export interface Sink {
+  url: string;
+  requests: { headers: IncomingMessage["headers"]; body: string }[];
+  close(): Promise<void>;
+}
+export async function sink(
+  answer: (req: IncomingMessage, res: ServerResponse, n: number) => void,
+): Promise<Sink> {
+  const requests: Sink["requests"] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+      answer(req, res, requests.length);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/plant/webhook`,
+    requests,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+export async function until<T>(check: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error("condition not reached in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
