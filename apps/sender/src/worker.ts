@@ -54,10 +54,16 @@ export function startWorker(options: WorkerOptions): Worker {
   const leaseMs = options.leaseMs ?? timeoutMs + 30_000;
   const workerId = options.workerId ?? `sender-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const disableAfterMs = options.disableAfterMs ?? 5 * DAY;
+  // How often failing subscriptions are checked: every minute, or sooner when the limit itself is short (tests).
+  const sweepEveryMs = Math.min(60_000, Math.max(50, disableAfterMs / 4));
   const inFlight = new Set<Promise<void>>();
   const perSub = new Map<string, number>();
   const stopping = new AbortController();
   let slotFreed: (() => void) | null = null;
+  // The earliest retry this worker scheduled: the idle wait ends then, so short retry delays are kept
+  // (new work wakes the loop at once through waitForWork; the 1 s poll covers other workers' retries).
+  let nextLocalDue = Number.POSITIVE_INFINITY;
+  let wake: AbortController | null = null;
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const { subscription, message } = delivery;
@@ -85,8 +91,12 @@ export function startWorker(options: WorkerOptions): Worker {
       logger?.warn({ subscriptionId: subscription.id }, "subscription disabled: 410 Gone");
     } else {
       const next = nextAttempt(delivery.attempt, outcome, { schedule });
-      if (next.retry) await store.outbox.reschedule(lease, Date.now() + next.delayMs, { attempt: record });
-      else
+      if (next.retry) {
+        const due = Date.now() + next.delayMs;
+        nextLocalDue = Math.min(nextLocalDue, due);
+        await store.outbox.reschedule(lease, due, { attempt: record });
+        wake?.abort(); // an idle wait started before this retry existed: recompute it
+      } else
         await store.outbox.fail(lease, {
           attempt: record,
           reason: outcome.error ?? `status ${outcome.status}`,
@@ -129,7 +139,7 @@ export function startWorker(options: WorkerOptions): Worker {
     let lastSweep = 0;
     while (!stopping.signal.aborted) {
       try {
-        if (Date.now() - lastSweep > 60_000) {
+        if (Date.now() - lastSweep > sweepEveryMs) {
           lastSweep = Date.now();
           const disabled = await store.subscriptions.disableFailing(disableAfterMs);
           for (const id of disabled)
@@ -154,7 +164,14 @@ export function startWorker(options: WorkerOptions): Worker {
           launched++;
         }
         if (claimed.length === 0) {
-          await store.outbox.waitForWork(stopping.signal, 1000);
+          const untilDue = nextLocalDue - Date.now();
+          if (untilDue <= 0) nextLocalDue = Number.POSITIVE_INFINITY;
+          wake = new AbortController();
+          await store.outbox.waitForWork(
+            AbortSignal.any([stopping.signal, wake.signal]),
+            Math.max(5, Math.min(1000, untilDue)),
+          );
+          wake = null;
         } else if (launched === 0) {
           // Everything due belongs to subscriptions at their cap: wait for one of their attempts to finish.
           await new Promise<void>((resolve) => {

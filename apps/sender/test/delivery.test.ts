@@ -1,0 +1,264 @@
+import { join } from "node:path";
+import { verify } from "@plant-store/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ADMIN,
+  api,
+  cleanup,
+  RECEIVER_BIN,
+  type Running,
+  SECRET,
+  SENDER_BIN,
+  sink,
+  start,
+  stop,
+  TOKEN,
+  tempDir,
+  until,
+} from "./support.js";
+
+let sender: Running;
+beforeAll(async () => {
+  sender = await start(SENDER_BIN, [
+    "--admin-token",
+    ADMIN,
+    "--db",
+    join(tempDir(), "sender.db"),
+    "--allow-networks",
+    "127.0.0.0/8",
+    "--schedule",
+    "0,100,200,300",
+    "--timeout",
+    "400",
+  ]);
+});
+afterAll(async () => {
+  expect(await stop(sender)).toBe(0);
+  cleanup();
+});
+
+async function subscribe(url: string, extra: Record<string, unknown> = {}) {
+  const res = await api(sender.url, "POST", "/subscriptions", {
+    url,
+    token: TOKEN,
+    secret: SECRET,
+    ...extra,
+  });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+async function deliveriesOf(subscriptionId: string) {
+  return (await api(sender.url, "GET", `/deliveries?subscriptionId=${subscriptionId}`)).body.data as {
+    id: number;
+    state: string;
+    attempts: number;
+    lastStatus: number | null;
+    lastError: string | null;
+  }[];
+}
+async function attemptsOf(deliveryId: number) {
+  return (await api(sender.url, "GET", `/deliveries/${deliveryId}/attempts`)).body.data as {
+    status: number | null;
+    error: string | null;
+  }[];
+}
+
+describe("delivery to the real receiver", () => {
+  it("is signed, authenticated, validated and stored once by plant-store-receiver", async () => {
+    const receiver = await start(RECEIVER_BIN, [
+      "--token",
+      TOKEN,
+      "--secret",
+      SECRET,
+      "--admin-token",
+      ADMIN,
+      "--db",
+      join(tempDir(), "receiver.db"),
+    ]);
+    try {
+      const sub = await subscribe(`${receiver.url}/plant/webhook`);
+      const bodies = ['{"id":1,"name":"Monstera"}', '{ "id" : 2 , "name" : "Žlutá růže 🌹", "tag": "rose" }'];
+      const ids: string[] = [];
+      for (const body of bodies) ids.push((await api(sender.url, "POST", "/events", body)).body.messageId);
+      const stored = await until(async () => {
+        const res = await fetch(`${receiver.url}/events`, { headers: { authorization: `Bearer ${ADMIN}` } });
+        const data = ((await res.json()) as { data: { webhookId: string; payload: unknown }[] }).data;
+        return data.length >= 2 && data;
+      });
+      expect(stored.map((e) => e.webhookId).sort()).toEqual([...ids].sort());
+      expect(stored.find((e) => e.webhookId === ids[1])?.payload).toEqual({
+        id: 2,
+        name: "Žlutá růže 🌹",
+        tag: "rose",
+      });
+      const deliveries = await until(async () => {
+        const all = await deliveriesOf(sub);
+        return all.every((d) => d.state === "delivered") && all;
+      });
+      expect(deliveries.map((d) => d.attempts)).toEqual([1, 1]);
+    } finally {
+      await stop(receiver);
+    }
+  });
+});
+
+describe("outcome rules against scripted sinks (compressed schedule 0, 100, 200, 300 ms)", () => {
+  it("sends the exact bytes with a valid Standard Webhooks signature and the same webhook-id on every retry", async () => {
+    const target = await sink((_req, res, n) => {
+      res.statusCode = n < 3 ? 503 : 200;
+      res.end(n < 3 ? "busy" : "");
+    });
+    try {
+      await subscribe(target.url);
+      const body = '{"id":3,  "name":"Fern"}';
+      const { messageId } = (await api(sender.url, "POST", "/events", body)).body;
+      await until(async () => target.requests.length >= 3);
+      for (const request of target.requests) {
+        expect(request.body).toBe(body);
+        expect(request.headers.authorization).toBe(`Bearer ${TOKEN}`);
+        expect(request.headers["webhook-id"]).toBe(messageId);
+        const verdict = await verify({
+          secrets: [SECRET],
+          id: request.headers["webhook-id"] as string,
+          timestamp: request.headers["webhook-timestamp"] as string,
+          signature: request.headers["webhook-signature"] as string,
+          body: request.body,
+        });
+        expect(verdict.ok).toBe(true);
+      }
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("retries failures on the schedule, records every attempt, then fails and keeps the delivery for resend", async () => {
+    const target = await sink((_req, res) => {
+      res.statusCode = 500;
+      res.end("boom");
+    });
+    try {
+      const sub = await subscribe(target.url);
+      await api(sender.url, "POST", "/events", '{"id":4,"name":"Cactus"}');
+      const [failed] = await until(async () => {
+        const all = await deliveriesOf(sub);
+        return all[0]?.state === "failed" && all;
+      });
+      // Schedule 0,100,200,300 → four attempts, then exhausted.
+      expect(failed?.attempts).toBe(4);
+      const attempts = await attemptsOf(failed?.id as number);
+      expect(attempts.map((a) => a.status)).toEqual([500, 500, 500, 500]);
+      const resent = await api(sender.url, "POST", `/deliveries/${failed?.id}/resend`);
+      expect(resent.status).toBe(200);
+      await until(async () => target.requests.length >= 5);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("honours Retry-After (the next attempt waits at least that long)", async () => {
+    const times: number[] = [];
+    const target = await sink((_req, res, n) => {
+      times.push(Date.now());
+      if (n === 1) {
+        res.writeHead(429, { "retry-after": "1" });
+        res.end();
+      } else res.end();
+    });
+    try {
+      const sub = await subscribe(target.url);
+      await api(sender.url, "POST", "/events", '{"id":6,"name":"Ivy"}');
+      await until(async () => (await deliveriesOf(sub))[0]?.state === "delivered");
+      expect(times).toHaveLength(2);
+      expect((times[1] as number) - (times[0] as number)).toBeGreaterThanOrEqual(950);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("410 Gone fails the delivery at once and disables the subscription", async () => {
+    const target = await sink((_req, res) => {
+      res.statusCode = 410;
+      res.end();
+    });
+    try {
+      const sub = await subscribe(target.url);
+      await api(sender.url, "POST", "/events", '{"id":7,"name":"Palm"}');
+      const subscription = await until(async () => {
+        const s = (await api(sender.url, "GET", `/subscriptions/${sub}`)).body;
+        return s.enabled === false && s;
+      });
+      expect(subscription.disabledReason).toMatch(/410/);
+      expect((await deliveriesOf(sub))[0]).toMatchObject({ state: "failed", attempts: 1, lastStatus: 410 });
+      // A disabled subscription gets no new deliveries.
+      await api(sender.url, "POST", "/events", '{"id":8,"name":"Palm 2"}');
+      expect(await deliveriesOf(sub)).toHaveLength(1);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("times out an endpoint that never answers (--timeout 400 ms) and retries", async () => {
+    const target = await sink(() => {
+      // never answers
+    });
+    try {
+      const sub = await subscribe(target.url);
+      await api(sender.url, "POST", "/events", '{"id":9,"name":"Slow"}');
+      const [delivery] = await until(async () => {
+        const all = await deliveriesOf(sub);
+        return (all[0]?.attempts ?? 0) >= 2 && all;
+      });
+      const attempts = await attemptsOf(delivery?.id as number);
+      expect(attempts[0]?.error).toMatch(/timed out after 400 ms/);
+      expect(attempts[0]?.status).toBeNull();
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("exposes attempts by outcome and queue depth in /metrics", async () => {
+    const text = await (await fetch(`${sender.url}/metrics`)).text();
+    expect(text).toMatch(/plant_store_sender_attempts_total\{outcome="delivered"\} [1-9]/);
+    expect(text).toMatch(/plant_store_sender_attempts_total\{outcome="retry"\} [1-9]/);
+    expect(text).toMatch(/plant_store_sender_deliveries\{state="failed"\} [1-9]/);
+    expect(text).toContain("plant_store_sender_oldest_due_age_seconds");
+  });
+
+  it("never logs a token or secret", () => {
+    expect(sender.output()).not.toContain(TOKEN);
+    expect(sender.output()).not.toContain(SECRET.slice(6));
+  });
+});
+
+describe("auto-disable", () => {
+  it("disables a subscription that keeps failing for disableAfterMs (5 days by default; 600 ms here)", async () => {
+    const { createSender } = await import("../src/sender.js");
+    const target = await sink((_req, res) => {
+      res.statusCode = 503;
+      res.end();
+    });
+    const inProcess = await createSender({
+      adminTokens: [ADMIN],
+      allowNetworks: ["127.0.0.0/8"],
+      schedule: [0, 150, 150, 150, 150, 150, 150, 150, 150, 150, 150, 150],
+      disableAfterMs: 600,
+    });
+    try {
+      const created = await inProcess.store.subscriptions.create({
+        url: target.url,
+        token: TOKEN,
+        secrets: [SECRET],
+      });
+      await inProcess.store.outbox.publish('{"id":10,"name":"Doomed"}');
+      const disabled = await until(async () => {
+        const s = await inProcess.store.subscriptions.get(created.id);
+        return s && !s.enabled && s;
+      });
+      expect(disabled?.disabledReason).toMatch(/fail/i);
+      expect(target.requests.length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await inProcess.close();
+      await target.close();
+    }
+  });
+});
