@@ -19,7 +19,7 @@ export interface WorkerOptions {
   schedule?: readonly number[];
   /** Disable a subscription failing continuously this long. Default 5 days. */
   disableAfterMs?: number;
-  /** Lease per claimed delivery; longer than the timeout. Default timeout + 30 s. */
+  /** Lease per claimed delivery: after a crash, its deliveries are retried once it expires. Default timeout + 5 s. */
   leaseMs?: number;
   workerId?: string;
 }
@@ -51,7 +51,7 @@ export function startWorker(options: WorkerOptions): Worker {
   const perSubscription = options.perSubscription ?? 16;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const schedule = options.schedule ?? STANDARD_SCHEDULE_MS;
-  const leaseMs = options.leaseMs ?? timeoutMs + 30_000;
+  const leaseMs = options.leaseMs ?? timeoutMs + 5_000;
   const workerId = options.workerId ?? `sender-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const disableAfterMs = options.disableAfterMs ?? 5 * DAY;
   // How often failing subscriptions are checked: every minute, or sooner when the limit itself is short (tests).
@@ -135,6 +135,33 @@ export function startWorker(options: WorkerOptions): Worker {
     inFlight.add(run);
   }
 
+  const waiting: ClaimedDelivery[] = [];
+  function takeStartable(): ClaimedDelivery[] {
+    const ready: ClaimedDelivery[] = [];
+    let room = concurrency - inFlight.size;
+    for (let i = 0; i < waiting.length && room > 0; ) {
+      const delivery = waiting[i] as ClaimedDelivery;
+      const sub = delivery.subscription.id;
+      const pending = ready.filter((d) => d.subscription.id === sub).length;
+      if ((perSub.get(sub) ?? 0) + pending < perSubscription) {
+        ready.push(delivery);
+        waiting.splice(i, 1);
+        room--;
+      } else i++;
+    }
+    return ready;
+  }
+  async function releaseExpiring(): Promise<void> {
+    const deadline = Date.now() + timeoutMs + 1000;
+    for (let i = waiting.length - 1; i >= 0; i--) {
+      const delivery = waiting[i] as ClaimedDelivery;
+      if (delivery.leaseExpiresAt.getTime() < deadline) {
+        waiting.splice(i, 1);
+        await store.outbox.release(delivery).catch(() => {});
+      }
+    }
+  }
+
   async function loop(): Promise<void> {
     let lastSweep = 0;
     while (!stopping.signal.aborted) {
@@ -153,16 +180,22 @@ export function startWorker(options: WorkerOptions): Worker {
           slotFreed = null;
           continue;
         }
-        const claimed = await store.outbox.claim(Math.min(free, 128), { leaseMs, workerId });
-        let launched = 0;
-        for (const delivery of claimed) {
-          if ((perSub.get(delivery.subscription.id) ?? 0) >= perSubscription) {
-            await store.outbox.release(delivery); // back to pending; claimed again when a slot frees
-            continue;
-          }
-          launch(delivery);
-          launched++;
+        // Claimed deliveries over a subscription's cap wait here (they stay leased to us) instead of being released
+        // one by one; a waiting delivery whose lease would run out before it could finish is released instead.
+        const startable = takeStartable();
+        for (const delivery of startable) launch(delivery);
+        if (waiting.length > 0) {
+          await new Promise<void>((resolve) => {
+            slotFreed = resolve;
+            setTimeout(resolve, 200).unref();
+          });
+          slotFreed = null;
+          await releaseExpiring();
+          continue;
         }
+        const claimed = await store.outbox.claim(Math.min(free, 128), { leaseMs, workerId });
+        waiting.push(...claimed);
+        for (const delivery of takeStartable()) launch(delivery);
         if (claimed.length === 0) {
           const untilDue = nextLocalDue - Date.now();
           if (untilDue <= 0) nextLocalDue = Number.POSITIVE_INFINITY;
@@ -172,13 +205,6 @@ export function startWorker(options: WorkerOptions): Worker {
             Math.max(5, Math.min(1000, untilDue)),
           );
           wake = null;
-        } else if (launched === 0) {
-          // Everything due belongs to subscriptions at their cap: wait for one of their attempts to finish.
-          await new Promise<void>((resolve) => {
-            slotFreed = resolve;
-            setTimeout(resolve, 200).unref();
-          });
-          slotFreed = null;
         }
       } catch (error) {
         if (stopping.signal.aborted) break;
@@ -195,6 +221,8 @@ export function startWorker(options: WorkerOptions): Worker {
       slotFreed?.();
       await running;
       await Promise.all(inFlight);
+      // Claimed but never started: hand them back now rather than after their lease expires.
+      for (const delivery of waiting.splice(0)) await store.outbox.release(delivery).catch(() => {});
     },
   };
 }
