@@ -1,4 +1,7 @@
 import { defineProject, mergeConfig } from "vitest/config";
 import { shared } from "../../vitest.shared.js";
 
-export default mergeConfig(shared, defineProject({ test: { name: "cli" } }));
+export default mergeConfig(
+  shared,
+  defineProject({ test: { name: "cli", globalSetup: ["./test/global-setup.ts"] } }),
+);

@@ -1,0 +1,232 @@
+import { Command, CommanderError, Option } from "commander";
+import { CliError } from "./output.js";
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/**
+ * Parses the arguments and runs one command; resolves with the exit code (0 ok, 1 the checked thing failed,
+ * 2 usage error). Command modules are imported only when their command runs.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await run(["send", "http://127.0.0.1:4000/plant/webhook", "--token", "psk_…"]);
+ * ```
+ */
+export async function run(argv: string[]): Promise<number> {
+  const program = new Command("plant-store")
+    .description("The developer's tool for the Plant Store New Plant webhook (WEBHOOK /plant/webhook).")
+    .version(await version(), "-V, --version")
+    .exitOverride()
+    .showHelpAfterError("(run with --help for usage)")
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+
+  const payload = (cmd: Command) =>
+    cmd
+      .option("--data <json>", "the payload as JSON text (sent byte for byte)")
+      .option("--file <path>", "read the payload from a file, or - for stdin")
+      .option("--id <int>", "build the payload from fields: id")
+      .option("--name <text>", "name")
+      .option("--tag <text>", "tag");
+
+  payload(
+    program
+      .command("send")
+      .description("Send New Plant webhooks to a receiver")
+      .argument("<url>", "the receiver's endpoint, e.g. http://127.0.0.1:4000/plant/webhook")
+      .option("--token <token>", "bearer token (env PLANT_STORE_TOKEN)")
+      .option("--secret <whsec>", "sign with this Standard Webhooks secret (env PLANT_STORE_WEBHOOK_SECRET)")
+      .option("--count <n>", "send n webhooks with unique ids", "1")
+      .option("--concurrency <n>", "requests in flight with --count", "10")
+      .option("--timeout <ms>", "per request", "15000")
+      .option("--json", "machine-readable output"),
+  )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  plant-store send http://127.0.0.1:4000/plant/webhook --token psk_… --secret whsec_…
+  plant-store send http://127.0.0.1:4000/plant/webhook --token psk_… --name Fern --id 42 --json
+  plant-store send http://127.0.0.1:4000/plant/webhook --token psk_… --count 1000 --concurrency 50`,
+    )
+    .action(async (url, options) => (await import("./commands/send.js")).send(url, options));
+
+  program
+    .command("listen")
+    .description("Run a local receiver that prints every verified, valid event (and optionally forwards it)")
+    .option("--port <n>", "listen port", "4100")
+    .option("--host <addr>", "listen address", "127.0.0.1")
+    .option("--token <token>", "accepted bearer token (generated and printed when omitted)")
+    .option("--secret <whsec>", "required signing secret (generated and printed when omitted)")
+    .option("--db <target>", "keep events in SQLite or PostgreSQL (default: in memory)")
+    .option("--forward-to <url>", "relay each event's exact bytes and headers to this URL")
+    .option("--json", "one JSON line per event (NDJSON)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  plant-store listen
+  plant-store listen --token psk_… --secret whsec_… --forward-to http://127.0.0.1:3000/plant/webhook
+  plant-store listen --json | jq .payload.name`,
+    )
+    .action(async (options) => (await import("./commands/listen.js")).listen(options));
+
+  program
+    .command("validate")
+    .description("Validate New Plant payloads: one JSON document or NDJSON, from a file or stdin")
+    .argument("[file]", "a file, or - for stdin", "-")
+    .option("--lossless", "accept the whole int64 id range")
+    .option("--json", "one result per payload")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  plant-store validate plant.json\n  cat plants.ndjson | plant-store validate -",
+    )
+    .action(async (file, options) => (await import("./commands/validate.js")).validate(file, options));
+
+  program
+    .command("example")
+    .description("Print the spec's example New Plant payload")
+    .option("--json", "the same, compact")
+    .action(async (options) => (await import("./commands/misc.js")).example(options));
+
+  program
+    .command("spec")
+    .description("Print the OpenAPI document (YAML, or JSON with --json)")
+    .option("--json", "as JSON")
+    .action(async (options) => (await import("./commands/misc.js")).spec(options));
+
+  const token = program.command("token").description("Bearer tokens (psk_…)");
+  token
+    .command("create")
+    .description("Create a token (and its sha256: hash for the receiver's configuration)")
+    .option("--json", "machine-readable output")
+    .action(async (options) => (await import("./commands/misc.js")).tokenCreate(options));
+  token
+    .command("hash")
+    .description("Print the sha256: hash of a token")
+    .argument("<token>")
+    .option("--json", "machine-readable output")
+    .action(async (value, options) => (await import("./commands/misc.js")).tokenHash(value, options));
+  token
+    .command("check")
+    .description("Check a token's format and checksum (exit 1 if damaged)")
+    .argument("<token>")
+    .option("--json", "machine-readable output")
+    .action(async (value, options) => (await import("./commands/misc.js")).tokenCheck(value, options));
+
+  program
+    .command("secret")
+    .description("Signing secrets (whsec_…)")
+    .command("create")
+    .description("Create a Standard Webhooks signing secret")
+    .option("--json", "machine-readable output")
+    .action(async (options) => (await import("./commands/misc.js")).secretCreate(options));
+
+  payload(
+    program
+      .command("sign")
+      .description("Print the Standard Webhooks headers for a body")
+      .requiredOption("--secret <whsec>", "signing secret")
+      .option("--msg-id <id>", "webhook-id (default: a new msg_ id)")
+      .option("--timestamp <unix>", "webhook-timestamp (default: now)")
+      .option("--json", "machine-readable output"),
+  )
+    .addHelpText("after", '\nExample:\n  plant-store sign --secret whsec_… --data \'{"id":1,"name":"Fern"}\'')
+    .action(async (options) => (await import("./commands/signing.js")).signCommand(options));
+
+  payload(
+    program
+      .command("verify")
+      .description("Verify a signed webhook, and say why it fails")
+      .requiredOption("--secret <whsec>", "signing secret (repeat for rotation)", collect)
+      .option("-H, --header <header>", "a received header, 'name: value' (repeatable)", collect)
+      .option("--msg-id <id>", "webhook-id")
+      .option("--timestamp <unix>", "webhook-timestamp")
+      .option("--signature <sig>", "webhook-signature")
+      .option("--tolerance <s>", "allowed clock skew in seconds", "300")
+      .option("--json", "machine-readable output"),
+  )
+    .addHelpText(
+      "after",
+      "\nExample:\n  plant-store verify --secret whsec_… -H 'webhook-id: msg_1' -H 'webhook-timestamp: 1732…' -H 'webhook-signature: v1,…' --file body.json",
+    )
+    .action(async (options) => (await import("./commands/signing.js")).verifyCommand(options));
+
+  const admin = (cmd: Command) =>
+    cmd
+      .addOption(new Option("--sender-url <url>", "the sender's admin API").env("PLANT_STORE_SENDER_URL"))
+      .addOption(new Option("--admin-token <token>", "admin bearer token").env("PLANT_STORE_ADMIN_TOKEN"))
+      .option("--json", "machine-readable output");
+  const adminAction =
+    (name: string) =>
+    async (...args: unknown[]) =>
+      (await import("./commands/admin.js")).adminCommand(name, args);
+
+  const subs = program.command("subscriptions").description("Manage the sender's subscriptions");
+  admin(subs.command("add").argument("<url>").option("--token <token>").option("--secret <whsec>")).action(
+    adminAction("subscriptions.add"),
+  );
+  admin(subs.command("list")).action(adminAction("subscriptions.list"));
+  admin(subs.command("show").argument("<id>")).action(adminAction("subscriptions.show"));
+  admin(subs.command("disable").argument("<id>").option("--reason <text>")).action(
+    adminAction("subscriptions.disable"),
+  );
+  admin(subs.command("enable").argument("<id>")).action(adminAction("subscriptions.enable"));
+  admin(
+    subs
+      .command("rotate")
+      .argument("<id>")
+      .addOption(
+        new Option("--kind <kind>", "what to rotate").choices(["token", "secret"]).makeOptionMandatory(),
+      )
+      .option("--value <value>", "the new value (generated when omitted)")
+      .option("--grace <seconds>", "secrets: how long the old one keeps signing"),
+  ).action(adminAction("subscriptions.rotate"));
+  admin(payload(program.command("publish").description("Publish a New Plant event through the sender")))
+    .option("--idempotency-key <key>")
+    .action(adminAction("publish"));
+  const deliveries = program.command("deliveries").description("Inspect and resend deliveries");
+  admin(
+    deliveries
+      .command("list")
+      .addOption(new Option("--state <state>").choices(["pending", "leased", "delivered", "failed"]))
+      .option("--subscription <id>"),
+  ).action(adminAction("deliveries.list"));
+  admin(deliveries.command("show").argument("<id>")).action(adminAction("deliveries.show"));
+  admin(deliveries.command("resend").argument("<id>")).action(adminAction("deliveries.resend"));
+  admin(
+    program
+      .command("recover")
+      .description("Requeue a subscription's failed deliveries since a time")
+      .argument("<subscription>")
+      .requiredOption("--since <date-time>"),
+  ).action(adminAction("recover"));
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (
+        error.code === "commander.helpDisplayed" ||
+        error.code === "commander.version" ||
+        error.exitCode === 0
+      ) {
+        return 0;
+      }
+      return 2;
+    }
+    if (error instanceof CliError) {
+      process.stderr.write(`plant-store: ${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`plant-store: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function version(): Promise<string> {
+  const { readFile } = await import("node:fs/promises");
+  return (
+    JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+  ).version;
+}

@@ -1,0 +1,94 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { checkTokenFormat, createSecret, createToken, hashToken } from "@plant-store/core";
+import { document } from "@plant-store/spec";
+import { printJson } from "../output.js";
+import { exampleText } from "../payload.js";
+
+/**
+ * `plant-store example`: the spec's example payload.
+ *
+ * @example
+ * ```ts
+ * example({}); // prints { "id": 1, "name": "Monstera deliciosa", "tag": "tropical" }
+ * ```
+ */
+export function example(options: { json?: boolean }): void {
+  const text = exampleText();
+  process.stdout.write(`${options.json ? JSON.stringify(JSON.parse(text)) : text}\n`);
+}
+
+/**
+ * `plant-store spec`: the OpenAPI document, as shipped (YAML) or as JSON.
+ *
+ * @example
+ * ```ts
+ * spec({ json: true });
+ * ```
+ */
+export function spec(options: { json?: boolean }): void {
+  if (options.json) {
+    printJson(document);
+    return;
+  }
+  const file = createRequire(import.meta.url).resolve("@plant-store/spec/openapi.yaml");
+  process.stdout.write(readFileSync(file, "utf8"));
+}
+
+/**
+ * `plant-store token create`: a new psk_ token and its hash.
+ *
+ * @example
+ * ```ts
+ * await tokenCreate({ json: true }); // {"token":"psk_…","hash":"sha256:…"}
+ * ```
+ */
+export async function tokenCreate(options: { json?: boolean }): Promise<void> {
+  const token = createToken();
+  const hash = await hashToken(token);
+  if (options.json) printJson({ token, hash });
+  else process.stdout.write(`${token}\n# receivers may store the hash instead: ${hash}\n`);
+}
+
+/**
+ * `plant-store token hash <token>`.
+ *
+ * @example
+ * ```ts
+ * await tokenHash("psk_…", {});
+ * ```
+ */
+export async function tokenHash(token: string, options: { json?: boolean }): Promise<void> {
+  const hash = await hashToken(token);
+  if (options.json) printJson({ hash });
+  else process.stdout.write(`${hash}\n`);
+}
+
+/**
+ * `plant-store token check <token>`: exit 1 when the format or checksum is wrong.
+ *
+ * @example
+ * ```ts
+ * tokenCheck("psk_typo", {}); // exit code 1, with the reason
+ * ```
+ */
+export function tokenCheck(token: string, options: { json?: boolean }): void {
+  const result = checkTokenFormat(token);
+  if (options.json) printJson(result.ok ? { valid: true } : { valid: false, reason: result.reason });
+  else process.stdout.write(result.ok ? "valid psk_ token\n" : `invalid: ${result.reason}\n`);
+  if (!result.ok) process.exitCode = 1;
+}
+
+/**
+ * `plant-store secret create`.
+ *
+ * @example
+ * ```ts
+ * secretCreate({}); // whsec_…
+ * ```
+ */
+export function secretCreate(options: { json?: boolean }): void {
+  const secret = createSecret();
+  if (options.json) printJson({ secret });
+  else process.stdout.write(`${secret}\n`);
+}

@@ -1,0 +1,169 @@
+import { createMessageId, sign } from "@plant-store/core";
+import { CliError, paint, printJson } from "../output.js";
+import { type PayloadOptions, payloadText } from "../payload.js";
+
+interface SendOptions extends PayloadOptions {
+  token?: string;
+  secret?: string;
+  count: string;
+  concurrency: string;
+  timeout: string;
+  json?: boolean;
+}
+
+interface Result {
+  status: number | null;
+  latencyMs: number;
+  webhookId: string;
+  body: string;
+  error?: string;
+}
+
+/**
+ * `plant-store send <url>`: one webhook (status, latency, response), or `--count N` of them with unique ids and a
+ * summary. Exit 1 when any answer is not 2xx.
+ *
+ * @example
+ * ```ts
+ * await send("http://127.0.0.1:4000/plant/webhook", { token: "psk_…", count: "1", concurrency: "1", timeout: "15000" });
+ * ```
+ */
+export async function send(url: string, options: SendOptions): Promise<void> {
+  const token = options.token ?? process.env.PLANT_STORE_TOKEN;
+  const secret = options.secret ?? process.env.PLANT_STORE_WEBHOOK_SECRET;
+  if (!token)
+    throw new CliError("--token (or PLANT_STORE_TOKEN) is required: the receiver's bearer token.", 2);
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error();
+  } catch {
+    throw new CliError(`'${url}' is not an http(s) URL.`, 2);
+  }
+  const count = positive("--count", options.count);
+  const concurrency = positive("--concurrency", options.concurrency);
+  const timeoutMs = positive("--timeout", options.timeout);
+  const body = await payloadText(options);
+
+  const one = async (text: string): Promise<Result> => {
+    const webhookId = createMessageId();
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "user-agent": "plant-store-cli",
+      "webhook-id": webhookId,
+      "webhook-timestamp": String(timestamp),
+    };
+    if (secret) {
+      try {
+        headers["webhook-signature"] = await sign({ secret, id: webhookId, timestamp, body: text });
+      } catch (error) {
+        throw new CliError(`Cannot sign: ${(error as Error).message}`, 2);
+      }
+    }
+    const started = performance.now();
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        headers,
+        body: text,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const responseBody = await res.text();
+      return {
+        status: res.status,
+        latencyMs: round(performance.now() - started),
+        webhookId,
+        body: responseBody,
+      };
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+      return {
+        status: null,
+        latencyMs: round(performance.now() - started),
+        webhookId,
+        body: "",
+        error: cause,
+      };
+    }
+  };
+
+  if (count === 1) {
+    const result = await one(body);
+    if (options.json) printJson(result);
+    else if (result.status === null)
+      process.stderr.write(`${paint("red", "failed")}: ${result.error} (${url})\n`);
+    else {
+      const ok = result.status >= 200 && result.status < 300;
+      process.stdout.write(
+        `${paint(ok ? "green" : "red", String(result.status))} in ${result.latencyMs} ms  webhook-id ${result.webhookId}\n`,
+      );
+      if (result.body) process.stdout.write(`${result.body}\n`);
+    }
+    if (result.status === null || result.status < 200 || result.status > 299) process.exitCode = 1;
+    return;
+  }
+
+  // --count: the same payload with id = base + i, so every webhook is a distinct plant and a distinct webhook-id.
+  let base: Record<string, unknown>;
+  try {
+    base = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    throw new CliError("--count needs a JSON object payload (its id is replaced per request).", 2);
+  }
+  const firstId = typeof base.id === "number" ? base.id : 1;
+  const results: Result[] = [];
+  let next = 0;
+  const started = performance.now();
+  const progress = process.stderr.isTTY && !options.json;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      results.push(await one(JSON.stringify({ ...base, id: firstId + i })));
+      if (progress && results.length % 25 === 0) {
+        const width = 30;
+        const filled = Math.round((results.length / count) * width);
+        process.stderr.write(
+          `\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${results.length}/${count}`,
+        );
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  if (progress) process.stderr.write("\r\x1b[K");
+  const seconds = (performance.now() - started) / 1000;
+  const latencies = results.map((r) => r.latencyMs).sort((a, b) => a - b);
+  const statuses: Record<string, number> = {};
+  for (const r of results) {
+    const key = r.status === null ? `error:${r.error}` : String(r.status);
+    statuses[key] = (statuses[key] ?? 0) + 1;
+  }
+  const summary = {
+    sent: count,
+    ok: results.filter((r) => r.status !== null && r.status >= 200 && r.status < 300).length,
+    seconds: round(seconds),
+    rate: round(count / seconds),
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    statuses,
+  };
+  if (options.json) printJson(summary);
+  else {
+    process.stdout.write(
+      `${summary.ok}/${count} ok in ${summary.seconds} s — ${summary.rate} req/s, p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms\n`,
+    );
+    for (const [status, n] of Object.entries(statuses)) process.stdout.write(`  ${status}: ${n}\n`);
+  }
+  if (summary.ok !== count) process.exitCode = 1;
+}
+
+function positive(flag: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new CliError(`${flag} must be a whole number ≥ 1.`, 2);
+  return Number(value);
+}
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}

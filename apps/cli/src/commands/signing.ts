@@ -1,0 +1,96 @@
+import { createMessageId, sign, type VerifyFailure, verify } from "@plant-store/core";
+import { CliError, paint, printJson } from "../output.js";
+import { type PayloadOptions, payloadText } from "../payload.js";
+
+/**
+ * `plant-store sign`: the three Standard Webhooks headers for a body.
+ *
+ * @example
+ * ```ts
+ * await signCommand({ secret: "whsec_…", data: '{"id":1,"name":"Fern"}' });
+ * ```
+ */
+export async function signCommand(
+  options: PayloadOptions & { secret: string; msgId?: string; timestamp?: string; json?: boolean },
+): Promise<void> {
+  const body = await payloadText(options);
+  const id = options.msgId ?? createMessageId();
+  if (options.timestamp !== undefined && !/^\d+$/.test(options.timestamp)) {
+    throw new CliError("--timestamp must be unix seconds.", 2);
+  }
+  const timestamp = options.timestamp ? Number(options.timestamp) : Math.floor(Date.now() / 1000);
+  let signature: string;
+  try {
+    signature = await sign({ secret: options.secret, id, timestamp, body });
+  } catch (error) {
+    throw new CliError((error as Error).message, 2);
+  }
+  const headers = {
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signature,
+  };
+  if (options.json) printJson(headers);
+  else for (const [name, value] of Object.entries(headers)) process.stdout.write(`${name}: ${value}\n`);
+}
+
+const WHY: Record<VerifyFailure, string> = {
+  missing_headers: "malformed: a Standard Webhooks header is missing",
+  malformed_id: "malformed header: webhook-id",
+  malformed_timestamp: "malformed header: webhook-timestamp",
+  malformed_signature: "malformed header: webhook-signature",
+  timestamp_too_old: "stale: the timestamp is older than the tolerance",
+  timestamp_in_future: "future: the timestamp is ahead of the tolerance",
+  no_matching_signature: "signature does not match: wrong secret, or the body changed",
+};
+
+/**
+ * `plant-store verify`: checks a signed body and says why it fails; exit 1 when it does.
+ *
+ * @example
+ * ```ts
+ * await verifyCommand({ secret: ["whsec_…"], header: ["webhook-id: msg_1", …], data: body, tolerance: "300" });
+ * ```
+ */
+export async function verifyCommand(
+  options: PayloadOptions & {
+    secret: string[];
+    header?: string[];
+    msgId?: string;
+    timestamp?: string;
+    signature?: string;
+    tolerance: string;
+    json?: boolean;
+  },
+): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const header of options.header ?? []) {
+    const colon = header.indexOf(":");
+    if (colon < 1) throw new CliError(`--header '${header}' is not 'name: value'.`, 2);
+    headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
+  }
+  if (!/^\d+$/.test(options.tolerance)) throw new CliError("--tolerance must be whole seconds.", 2);
+  const body = await payloadText(options);
+  let result: Awaited<ReturnType<typeof verify>>;
+  try {
+    result = await verify({
+      secrets: options.secret,
+      id: options.msgId ?? headers["webhook-id"],
+      timestamp: options.timestamp ?? headers["webhook-timestamp"],
+      signature: options.signature ?? headers["webhook-signature"],
+      body,
+      toleranceSeconds: Number(options.tolerance),
+    });
+  } catch (error) {
+    throw new CliError((error as Error).message, 2);
+  }
+  if (options.json)
+    printJson(
+      result.ok
+        ? { valid: true }
+        : { valid: false, code: result.code, reason: WHY[result.code], message: result.message },
+    );
+  else if (result.ok) process.stdout.write(`${paint("green", "valid")} signature\n`);
+  else process.stdout.write(`${paint("red", "invalid")}: ${WHY[result.code]}\n  ${result.message}\n`);
+  if (!result.ok) process.exitCode = 1;
+}

@@ -1,0 +1,319 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createSecret, createToken, verify } from "@plant-store/core";
+import { afterAll, describe, expect, it } from "vitest";
+import { background, cli, listeningUrl, RECEIVER_BIN, SENDER_BIN, until } from "./support.js";
+
+const dir = mkdtempSync(join(tmpdir(), "plant-store-cli-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("plant-store basics", () => {
+  it("--version, --help, usage errors exit 2", async () => {
+    expect(await cli(["--version"])).toMatchObject({ code: 0, stdout: "0.1.0\n" });
+    const help = await cli(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: plant-store/);
+    expect((await cli(["send", "--help"])).stdout).toMatch(/Examples:/);
+    const unknown = await cli(["frobnicate"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command/);
+    expect((await cli(["send"])).code).toBe(2); // missing <url>
+    expect((await cli(["send", "http://127.0.0.1:9/plant/webhook"])).stderr).toMatch(/--token/);
+    expect((await cli(["send", "nope", "--token", "x"])).code).toBe(2);
+    expect((await cli(["send", "http://x/", "--token", "x", "--count", "0"])).code).toBe(2);
+  });
+
+  it("example, spec, token and secret", async () => {
+    const example = await cli(["example", "--json"]);
+    expect(JSON.parse(example.stdout)).toEqual({ id: 1, name: "Monstera deliciosa", tag: "tropical" });
+    expect((await cli(["spec"])).stdout).toMatch(/^openapi: 3\.1\.0/m);
+    expect(JSON.parse((await cli(["spec", "--json"])).stdout).info.title).toBe("OpenAPI Plant Store");
+    const token = JSON.parse((await cli(["token", "create", "--json"])).stdout) as {
+      token: string;
+      hash: string;
+    };
+    expect(token.token).toMatch(/^psk_/);
+    expect(JSON.parse((await cli(["token", "hash", token.token, "--json"])).stdout).hash).toBe(token.hash);
+    expect((await cli(["token", "check", token.token])).code).toBe(0);
+    const damaged = await cli(["token", "check", `${token.token.slice(0, -1)}x`, "--json"]);
+    expect(damaged.code).toBe(1);
+    expect(JSON.parse(damaged.stdout)).toMatchObject({ valid: false });
+    expect((await cli(["secret", "create"])).stdout).toMatch(/^whsec_[A-Za-z0-9+/]+=*\n$/);
+  });
+
+  it("validate: one document or NDJSON, each error with its pointer and line, exit 1 when any is invalid", async () => {
+    const ok = await cli(["validate", "-"], { input: '{\n  "id": 1,\n  "name": "Fern"\n}\n' });
+    expect(ok).toMatchObject({ code: 0 });
+    expect(ok.stdout).toMatch(/1 valid, 0 invalid/);
+    const file = join(dir, "plants.ndjson");
+    writeFileSync(file, '{"id":1,"name":"a"}\n{"id":"2","name":"b"}\n\n{"id":9007199254740993,"name":"c"}\n');
+    const mixed = await cli(["validate", file, "--json"]);
+    expect(mixed.code).toBe(1);
+    const results = mixed.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(results.map((r: { line: number; valid: boolean }) => [r.line, r.valid])).toEqual([
+      [1, true],
+      [2, false],
+      [4, false],
+    ]);
+    expect(results[1].issues[0].pointer).toBe("/id");
+    const lossless = await cli(["validate", file, "--lossless"]);
+    expect(lossless.stdout).toMatch(/2 valid, 1 invalid/);
+    expect((await cli(["validate", join(dir, "missing.json")])).code).toBe(2);
+  });
+
+  it("sign → verify round trip, and verify says why it fails", async () => {
+    const secret = createSecret();
+    const body = '{"id":1,"name":"Fern"}';
+    const signed = JSON.parse(
+      (await cli(["sign", "--secret", secret, "--data", body, "--json"])).stdout,
+    ) as Record<string, string>;
+    const headerArgs = Object.entries(signed).flatMap(([k, v]) => ["-H", `${k}: ${v}`]);
+    expect((await cli(["verify", "--secret", secret, ...headerArgs, "--data", body])).code).toBe(0);
+    const changed = await cli([
+      "verify",
+      "--secret",
+      secret,
+      ...headerArgs,
+      "--data",
+      '{"id":2,"name":"Fern"}',
+    ]);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toMatch(/wrong secret, or the body changed/);
+    const stale = JSON.parse(
+      (await cli(["sign", "--secret", secret, "--data", body, "--timestamp", "1000000000", "--json"])).stdout,
+    ) as Record<string, string>;
+    const staleArgs = Object.entries(stale).flatMap(([k, v]) => ["-H", `${k}: ${v}`]);
+    const old = await cli(["verify", "--secret", secret, ...staleArgs, "--data", body, "--json"]);
+    expect(JSON.parse(old.stdout)).toMatchObject({ valid: false, code: "timestamp_too_old" });
+    const malformed = await cli([
+      "verify",
+      "--secret",
+      secret,
+      "-H",
+      "webhook-id: a",
+      "-H",
+      "webhook-timestamp: 1",
+      "-H",
+      "webhook-signature: nope",
+      "--data",
+      body,
+    ]);
+    expect(malformed.stdout).toMatch(/malformed/);
+    expect((await cli(["verify", "--secret", secret, "-H", "broken", "--data", body])).code).toBe(2);
+  });
+});
+
+describe("send and listen", () => {
+  it("send reaches plant-store listen (signed); listen prints the event; --count sends unique ids with a summary", async () => {
+    const token = createToken();
+    const secret = createSecret();
+    const listener = await background(
+      (await import("./support.js")).CLI,
+      ["listen", "--port", "0", "--token", token, "--secret", secret, "--json"],
+      (_out, err) => err.split("\n").find((l) => l.includes('"listening"')),
+    );
+    try {
+      const url = (JSON.parse(listener.info) as { listening: string }).listening;
+      const sent = await cli([
+        "send",
+        url,
+        "--token",
+        token,
+        "--secret",
+        secret,
+        "--name",
+        "Fern",
+        "--id",
+        "7",
+        "--json",
+      ]);
+      expect(sent.code).toBe(0);
+      const result = JSON.parse(sent.stdout) as { status: number; webhookId: string };
+      expect(result.status).toBe(200);
+      const line = await until(() =>
+        listener
+          .stdout()
+          .split("\n")
+          .find((l) => l.includes(result.webhookId)),
+      );
+      expect(JSON.parse(line).payload).toEqual({ id: 7, name: "Fern" });
+      const many = await cli([
+        "send",
+        url,
+        "--token",
+        token,
+        "--secret",
+        secret,
+        "--count",
+        "50",
+        "--concurrency",
+        "8",
+        "--json",
+      ]);
+      expect(many.code).toBe(0);
+      expect(JSON.parse(many.stdout)).toMatchObject({ sent: 50, ok: 50, statuses: { "200": 50 } });
+      await until(() => listener.stdout().trim().split("\n").length >= 51);
+      const wrong = await cli(["send", url, "--token", createToken(), "--json"]);
+      expect(wrong.code).toBe(1);
+      expect(JSON.parse(wrong.stdout).status).toBe(401);
+    } finally {
+      await listener.stop();
+    }
+  });
+
+  it("listen without --token/--secret generates both and prints them, and they work", async () => {
+    const listener = await background(
+      (await import("./support.js")).CLI,
+      ["listen", "--port", "0", "--json"],
+      (_out, err) => err.split("\n").find((l) => l.includes('"listening"')),
+    );
+    try {
+      const intro = JSON.parse(listener.info) as { listening: string; token: string; secret: string };
+      expect(intro.token).toMatch(/^psk_/);
+      expect(intro.secret).toMatch(/^whsec_/);
+      const sent = await cli([
+        "send",
+        intro.listening,
+        "--token",
+        intro.token,
+        "--secret",
+        intro.secret,
+        "--json",
+      ]);
+      expect(JSON.parse(sent.stdout).status).toBe(200);
+      const unsigned = await cli(["send", intro.listening, "--token", intro.token, "--json"]);
+      expect(JSON.parse(unsigned.stdout).status).toBe(401);
+    } finally {
+      await listener.stop();
+    }
+  });
+
+  it("listen --forward-to relays the exact bytes and headers: the signature still verifies downstream", async () => {
+    const token = createToken();
+    const secret = createSecret();
+    const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+    const downstream = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c) => chunks.push(c));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+        res.statusCode = 202;
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => downstream.listen(0, "127.0.0.1", r));
+    const target = `http://127.0.0.1:${(downstream.address() as { port: number }).port}/hook`;
+    const listener = await background(
+      (await import("./support.js")).CLI,
+      ["listen", "--port", "0", "--token", token, "--secret", secret, "--forward-to", target],
+      (_out, err) => /Listening on (\S+)/.exec(err)?.[1],
+    );
+    try {
+      const body = '{ "id" : 5,\n  "name":"Žlutá růže 🌹" ,"tag":"rose"  }';
+      const sent = await cli(["send", listener.info, "--token", token, "--secret", secret, "--data", body]);
+      expect(sent.code).toBe(0);
+      const got = await until(() => received[0]);
+      expect(got.body).toBe(body);
+      expect(got.headers.authorization).toBe(`Bearer ${token}`);
+      const verdict = await verify({
+        secrets: [secret],
+        id: got.headers["webhook-id"] as string,
+        timestamp: got.headers["webhook-timestamp"] as string,
+        signature: got.headers["webhook-signature"] as string,
+        body: got.body,
+      });
+      expect(verdict.ok).toBe(true);
+      await until(() => listener.stdout().includes("→ 202"));
+    } finally {
+      await listener.stop();
+      downstream.close();
+    }
+  });
+
+  it("send to the real plant-store-receiver stores the event", async () => {
+    const token = createToken();
+    const admin = createToken();
+    const receiver = await background(
+      RECEIVER_BIN,
+      ["--port", "0", "--token", token, "--admin-token", admin, "--db", ":memory:"],
+      (out) => listeningUrl(out),
+    );
+    try {
+      const sent = await cli(["send", `${receiver.info}/plant/webhook`, "--token", token, "--json"]);
+      expect(JSON.parse(sent.stdout).status).toBe(200);
+      const events = await (
+        await fetch(`${receiver.info}/events`, { headers: { authorization: `Bearer ${admin}` } })
+      ).json();
+      expect((events as { data: unknown[] }).data).toHaveLength(1);
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
+
+describe("sender administration against a real plant-store-sender", () => {
+  it("subscriptions add/list/show/disable/enable/rotate, publish, deliveries list/show/resend, recover", async () => {
+    const admin = createToken();
+    const token = createToken();
+    const secret = createSecret();
+    const receiver = await background(
+      RECEIVER_BIN,
+      ["--port", "0", "--token", token, "--secret", secret, "--db", ":memory:"],
+      (out) => listeningUrl(out),
+    );
+    const sender = await background(
+      SENDER_BIN,
+      ["--port", "0", "--admin-token", admin, "--db", ":memory:", "--allow-networks", "127.0.0.0/8"],
+      (out) => listeningUrl(out),
+    );
+    const env = { PLANT_STORE_SENDER_URL: sender.info, PLANT_STORE_ADMIN_TOKEN: admin };
+    const run = async (args: string[]) => {
+      const r = await cli([...args, "--json"], { env });
+      return { ...r, value: r.stdout ? JSON.parse(r.stdout) : null };
+    };
+    try {
+      const added = await run([
+        "subscriptions",
+        "add",
+        `${receiver.info}/plant/webhook`,
+        "--token",
+        token,
+        "--secret",
+        secret,
+      ]);
+      expect(added.code).toBe(0);
+      const id = added.value.id as string;
+      expect((await run(["subscriptions", "list"])).value.data.map((s: { id: string }) => s.id)).toEqual([
+        id,
+      ]);
+      expect((await run(["subscriptions", "show", id])).value.url).toBe(`${receiver.info}/plant/webhook`);
+      expect((await run(["subscriptions", "disable", id, "--reason", "testing"])).value.enabled).toBe(false);
+      expect((await run(["subscriptions", "enable", id])).value.enabled).toBe(true);
+      const published = await run(["publish", "--id", "11", "--name", "Aloe", "--idempotency-key", "k-1"]);
+      expect(published.value).toMatchObject({ deliveries: 1, duplicate: false });
+      const delivered = await until(async () => {
+        const list = await run(["deliveries", "list", "--state", "delivered"]);
+        return list.value.data[0];
+      });
+      const shown = await run(["deliveries", "show", String(delivered.id)]);
+      expect(shown.value.attemptLog[0].status).toBe(200);
+      expect((await run(["deliveries", "resend", String(delivered.id)])).code).toBe(0);
+      expect((await run(["recover", id, "--since", "2020-01-01T00:00:00Z"])).value).toEqual({ requeued: 0 });
+      const rotated = await run(["subscriptions", "rotate", id, "--kind", "secret", "--grace", "60"]);
+      expect(rotated.value.secret).toMatch(/^whsec_/);
+      const missing = await cli(["subscriptions", "show", "sub_nope"], { env });
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toMatch(/404/);
+      const noToken = await cli(["subscriptions", "list"], { env: { PLANT_STORE_SENDER_URL: sender.info } });
+      expect(noToken.code).toBe(2);
+    } finally {
+      await sender.stop();
+      await receiver.stop();
+    }
+  });
+});
