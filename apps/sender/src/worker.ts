@@ -173,7 +173,9 @@ export function startWorker(options: WorkerOptions): Worker {
             logger?.warn({ subscriptionId: id }, "subscription disabled: failing too long");
         }
         const free = concurrency - inFlight.size;
-        if (free <= 0) {
+        // Claim in batches: every claim is a durable transaction, so refilling one freed slot at a time would cost
+        // a commit per delivery. Wait until a quarter of the slots are free (or nothing is in flight).
+        if (free <= 0 || (inFlight.size > 0 && free < Math.max(1, Math.floor(concurrency / 4)))) {
           await new Promise<void>((resolve) => {
             slotFreed = resolve;
           });

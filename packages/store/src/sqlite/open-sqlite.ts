@@ -59,13 +59,14 @@ export function openSqliteStore(path: string, options: ResolvedOptions, box: Sec
     },
   };
   const inbox = createSqliteInbox(ctx);
+  const outbox = createSqliteOutbox(ctx);
   let closed: Promise<void> | undefined;
 
   return {
     backend: "sqlite",
     inbox,
     subscriptions: createSqliteSubscriptions(ctx),
-    outbox: createSqliteOutbox(ctx),
+    outbox,
     ping: () =>
       runSqlite(ctx, () => {
         db.prepare("SELECT 1").get();
@@ -73,6 +74,7 @@ export function openSqliteStore(path: string, options: ResolvedOptions, box: Sec
     close() {
       closed ??= (async () => {
         await inbox.drain();
+        await outbox.drain();
         closing.abort();
         db.close();
       })();

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { AttemptInput, ClaimedDelivery, DeliveryState, LeaseRef, Outbox } from "../api/outbox.js";
-import { StoreConflictError, StoreInputError } from "../errors.js";
+import { StoreConflictError, StoreInputError, StoreUnavailableError } from "../errors.js";
 import { type AttemptValues, attemptValues } from "../shared/attempt.js";
 import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
+import { GroupCommitter } from "../shared/group-commit.js";
 import { prepareEvent } from "../shared/prepare-event.js";
 import {
   type AttemptRow,
@@ -15,7 +16,7 @@ import {
 import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
 import { toMillis } from "../shared/time.js";
 import { checkKey, checkPositiveInt } from "../shared/validate.js";
-import { runSqlite, type SqliteContext } from "./context.js";
+import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
 import { CLAIM_DUE, CLAIMED_DETAILS, LEASE_ONE, OLDEST_DUE, STATE_COUNTS } from "./outbox-sql.js";
 
 const STATES: readonly DeliveryState[] = ["pending", "leased", "delivered", "failed"];
@@ -36,7 +37,7 @@ interface LeasedRow {
  * await outbox.publish({ id: 1, name: "Fern" });
  * ```
  */
-export function createSqliteOutbox(ctx: SqliteContext): Outbox {
+export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Promise<void> } {
   const now = () => ctx.options.now();
   let claimGeneration = 0;
 
@@ -165,6 +166,36 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox {
     },
   );
 
+  // Finishing deliveries (complete / reschedule / fail) is group-committed like inbox writes: the calls of one
+  // event-loop turn share ONE transaction and one fsync, each in its own savepoint so a lost lease fails only
+  // its own call; every promise settles after the commit that holds it.
+  type FinishItem = Parameters<typeof finish>;
+  const finishBatch = ctx.db.transaction((items: FinishItem[]) =>
+    items.map((item): { ok: true } | { ok: false; error: unknown } => {
+      try {
+        finish(...item);
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    }),
+  );
+  const finisher = new GroupCommitter(
+    (items: FinishItem[]) => {
+      try {
+        return finishBatch.immediate(items);
+      } catch (error) {
+        throw mapSqliteError(error);
+      }
+    },
+    { maxBatch: ctx.options.maxBatchSize },
+  );
+  const finishGrouped = async (...item: FinishItem): Promise<void> => {
+    if (ctx.closed.aborted) throw new StoreUnavailableError("The store is closed.", { code: "store_closed" });
+    const result = await finisher.submit(item);
+    if (!result.ok) throw mapSqliteError(result.error);
+  };
+
   const resend = ctx.db.transaction((id: number, at: number) => {
     const row = ctx
       .sql(
@@ -270,16 +301,12 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox {
         const values = attemptValues(attempt, now());
         ctx.db.transaction(() => logAttempt(lease, leased(lease), values)).immediate();
       }),
-    complete: (lease, options = {}) =>
-      runSqlite(ctx, () => finish.immediate(lease, "delivered", attemptOf(options.attempt), 0, null)),
+    drain: () => finisher.drain(),
+    complete: (lease, options = {}) => finishGrouped(lease, "delivered", attemptOf(options.attempt), 0, null),
     reschedule: (lease, nextAt, options = {}) =>
-      runSqlite(ctx, () =>
-        finish.immediate(lease, "retry", attemptOf(options.attempt), toMillis(nextAt), null),
-      ),
+      finishGrouped(lease, "retry", attemptOf(options.attempt), toMillis(nextAt), null),
     fail: (lease, options = {}) =>
-      runSqlite(ctx, () =>
-        finish.immediate(lease, "failed", attemptOf(options.attempt), 0, options.reason ?? null),
-      ),
+      finishGrouped(lease, "failed", attemptOf(options.attempt), 0, options.reason ?? null),
     release: (lease) =>
       runSqlite(ctx, () => {
         finish.immediate(lease, "release", undefined, now(), null);
