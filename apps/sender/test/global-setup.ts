@@ -3,6 +3,11 @@ import { fileURLToPath } from "node:url";
 
 /** The tests run the built bins (sender and the real receiver), as users do. */
 export default function setup() {
+  // Under turbo (`npm test`) the build already ran as a dependency of this task; a nested turbo would race it.
+  if (process.env.TURBO_HASH) {
+    console.log("[global-setup] built by turbo (dependsOn build)");
+    return;
+  }
   const root = fileURLToPath(new URL("../../..", import.meta.url));
   execFileSync(
     `${root}node_modules/.bin/turbo`,
