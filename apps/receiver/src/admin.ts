@@ -2,12 +2,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   bearerChallenge,
   createTokenVerifier,
+  errorResponse,
   parseAuthorization,
   type WebhookResponse,
 } from "@plant-store/core";
 import { send } from "@plant-store/core/node";
 import { type InboxEvent, type Store, StoreInputError } from "@plant-store/store";
-import { errorBody } from "./http.js";
 
 /** The read endpoints for operators, the CLI and dashboards. */
 export interface AdminApi {
@@ -39,7 +39,7 @@ export function createAdminApi(options: { store: Store; adminTokens: readonly st
 
   async function authorize(req: IncomingMessage): Promise<WebhookResponse | null> {
     if (!verifier) {
-      return errorBody(
+      return errorResponse(
         404,
         "The admin endpoints are off. Start the receiver with --admin-token to turn them on.",
       );
@@ -47,15 +47,15 @@ export function createAdminApi(options: { store: Store; adminTokens: readonly st
     const auth = parseAuthorization(req.headers.authorization);
     if (!auth.ok) {
       return auth.reason === "missing"
-        ? errorBody(401, "Missing admin bearer token. Send 'Authorization: Bearer <admin token>'.", {
+        ? errorResponse(401, "Missing admin bearer token. Send 'Authorization: Bearer <admin token>'.", {
             "www-authenticate": bearerChallenge({ realm: REALM }),
           })
-        : errorBody(400, `Malformed Authorization header: ${auth.message}`, {
+        : errorResponse(400, `Malformed Authorization header: ${auth.message}`, {
             "www-authenticate": bearerChallenge({ realm: REALM, error: "invalid_request" }),
           });
     }
     if (!(await verifier.verify(auth.token))) {
-      return errorBody(401, "The admin token is not accepted.", {
+      return errorResponse(401, "The admin token is not accepted.", {
         "www-authenticate": bearerChallenge({ realm: REALM, error: "invalid_token" }),
       });
     }
@@ -66,7 +66,7 @@ export function createAdminApi(options: { store: Store; adminTokens: readonly st
     const query = new URL(req.url ?? "/", "http://receiver").searchParams;
     const rawLimit = query.get("limit");
     if (rawLimit !== null && !/^\d{1,4}$/.test(rawLimit)) {
-      return send(res, errorBody(400, "limit must be a whole number from 1 to 1000."));
+      return send(res, errorResponse(400, "limit must be a whole number from 1 to 1000."));
     }
     try {
       const page = await store.inbox.list({
@@ -81,7 +81,7 @@ export function createAdminApi(options: { store: Store; adminTokens: readonly st
         body: `{"data":[${data}],"nextCursor":${nextCursor}}`,
       });
     } catch (error) {
-      if (error instanceof StoreInputError) return send(res, errorBody(400, error.message));
+      if (error instanceof StoreInputError) return send(res, errorResponse(400, error.message));
       throw error;
     }
   }
@@ -92,7 +92,7 @@ export function createAdminApi(options: { store: Store; adminTokens: readonly st
     if (from !== null && !/^\d{1,15}$/.test(from)) {
       return send(
         res,
-        errorBody(400, "Last-Event-ID (or ?after=) must be the seq of an event, a whole number."),
+        errorResponse(400, "Last-Event-ID (or ?after=) must be the seq of an event, a whole number."),
       );
     }
     const controller = new AbortController();

@@ -3,16 +3,17 @@ import type { AddressInfo } from "node:net";
 import {
   createMessageId,
   createWebhookHandler,
+  errorResponse,
   type ReceivedEvent,
   type WebhookHandler,
   type WebhookResponse,
 } from "@plant-store/core";
-import { readBody, send } from "@plant-store/core/node";
+import { handleNodeRequest, send } from "@plant-store/core/node";
 import { WEBHOOK_HEADERS, WEBHOOK_PATH } from "@plant-store/spec";
 import { type OpenStoreOptions, openStore, type Store } from "@plant-store/store";
 import type { Logger } from "pino";
 import { type AdminApi, createAdminApi } from "./admin.js";
-import { errorBody, jsonResponse } from "./http.js";
+import { jsonResponse } from "./http.js";
 import { createMetrics, type ReceiverMetrics } from "./metrics.js";
 
 /** Options of {@link createReceiver}. */
@@ -109,17 +110,8 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
 
   async function webhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
-    const headers = (name: string) => headerValue(req.headers[name]);
-    const request = { method: req.method ?? "GET", path: WEBHOOK_PATH, headers };
-    let response = handler.preflight(request);
-    if (response) {
-      if (!req.complete) req.resume();
-    } else {
-      const body = await readBody(req, handler.maxBodyBytes);
-      if (body === "aborted") return;
-      response = body === "too-large" ? handler.tooLarge() : await handler.handle({ ...request, body });
-    }
-    send(res, response);
+    const response = await handleNodeRequest(handler, req, res);
+    if (!response) return; // the client went away before sending the whole body
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const status = String(response.status);
     metrics.requests.inc({ status });
@@ -128,7 +120,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     if (duplicate) metrics.duplicates.inc();
     logger?.info(
       {
-        webhookId: headers(WEBHOOK_HEADERS.id) ?? null,
+        webhookId: req.headers[WEBHOOK_HEADERS.id] ?? null,
         status: response.status,
         outcome: response.status === 200 ? (duplicate ? "duplicate" : "stored") : "rejected",
         ...(response.status !== 200 && { reason: reasonOf(response) }),
@@ -145,13 +137,13 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       if (!known) {
         return send(
           res,
-          errorBody(404, `Nothing is served at ${path}. Webhooks go to POST ${WEBHOOK_PATH}.`),
+          errorResponse(404, `Nothing is served at ${path}. Webhooks go to POST ${WEBHOOK_PATH}.`),
         );
       }
       if (method !== "GET" && method !== "HEAD") {
         return send(
           res,
-          errorBody(405, `${method} is not allowed on ${path}; use GET.`, { allow: "GET, HEAD" }),
+          errorResponse(405, `${method} is not allowed on ${path}; use GET.`, { allow: "GET, HEAD" }),
         );
       }
       if (!req.complete) req.resume();
@@ -163,7 +155,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         } catch {
           return send(
             res,
-            errorBody(503, "The store is not reachable; webhooks are answered 503 until it is."),
+            errorResponse(503, "The store is not reachable; webhooks are answered 503 until it is."),
           );
         }
       }
@@ -178,7 +170,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       await admin.handle(path, req, res);
     } catch (error) {
       logger?.error({ path, error: (error as Error).message }, "request failed");
-      send(res, errorBody(503, "The request could not be served right now. Retry later."));
+      send(res, errorResponse(503, "The request could not be served right now. Retry later."));
     }
   }
 
@@ -231,10 +223,6 @@ function reasonOf(response: WebhookResponse): string {
   } catch {
     return "";
   }
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(", ") : value;
 }
 
 function pathOf(url: string | undefined): string {

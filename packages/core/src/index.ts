@@ -72,6 +72,7 @@ export {
   type WebhookRequest,
   type WebhookResponse,
 } from "./receive/index.js";
+export { errorResponse } from "./receive/responses.js";
 export {
   createSecret,
   createSigning,

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import { createSecret, createToken, createWebhookHandler, type ReceivedEvent } from "@plant-store/core";
-import { readBody, send } from "@plant-store/core/node";
+import { handleNodeRequest, readBody, send } from "@plant-store/core/node";
 import { openStore } from "@plant-store/store";
 import { CliError, paint } from "../output.js";
 
@@ -76,21 +76,11 @@ export async function listen(options: ListenOptions): Promise<void> {
   // so it is remembered per request, keyed by the body the pipeline hands to onEvent.
   const authorizations = new WeakMap<Uint8Array, string>();
   const server = createServer(async (req, res) => {
-    const headers = (name: string) => {
-      const v = req.headers[name];
-      return Array.isArray(v) ? v.join(", ") : v;
-    };
-    const request = { method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0] as string, headers };
-    const early = handler.preflight(request);
-    if (early) {
-      req.resume();
-      return send(res, early);
-    }
     const body = await readBody(req, handler.maxBodyBytes);
     if (body === "aborted") return;
     if (body === "too-large") return send(res, handler.tooLarge());
     authorizations.set(body, req.headers.authorization ?? "");
-    send(res, await handler.handle({ ...request, body }));
+    await handleNodeRequest(handler, req, res, body);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error) => reject(new CliError(`Cannot listen: ${error.message}`)));

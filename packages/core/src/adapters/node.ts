@@ -37,11 +37,15 @@ export function createNodeHandler(options: WebhookHandlerOptions | WebhookHandle
 }
 
 /**
- * Runs one `node:http` request through a pipeline; resolves when the response is written. Never rejects.
+ * Runs one `node:http` request through a pipeline; resolves with the response once it is written (for logs and
+ * metrics), or null when the client went away first. Never rejects. `preRead` is a body the caller already read.
  *
  * @example
  * ```ts
- * server.on("request", (req, res) => handleNodeRequest(handler, req, res));
+ * server.on("request", async (req, res) => {
+ *   const response = await handleNodeRequest(handler, req, res);
+ *   log.info({ status: response?.status });
+ * });
  * ```
  */
 export async function handleNodeRequest(
@@ -49,18 +53,19 @@ export async function handleNodeRequest(
   req: IncomingMessage,
   res: ServerResponse,
   preRead?: Uint8Array,
-): Promise<void> {
+): Promise<WebhookResponse | null> {
   const headers = (name: string) => headerValue(req.headers[name]);
   const request = { method: req.method ?? "GET", path: pathOf(req.url), headers };
-  const early = handler.preflight(request);
-  if (early) {
+  let response = handler.preflight(request);
+  if (response) {
     if (!req.complete) req.resume();
-    return send(res, early);
+  } else {
+    const body = preRead ?? (await readBody(req, handler.maxBodyBytes));
+    if (body === "aborted") return null;
+    response = body === "too-large" ? handler.tooLarge() : await handler.handle({ ...request, body });
   }
-  const body = preRead ?? (await readBody(req, handler.maxBodyBytes));
-  if (body === "too-large") return send(res, handler.tooLarge());
-  if (body === "aborted") return;
-  send(res, await handler.handle({ ...request, body }));
+  send(res, response);
+  return response;
 }
 
 /**
