@@ -102,10 +102,17 @@ describe.each(runtimes.map((r) => [r.label, r] as const))("the packed tarballs o
     expect("stdout" in result ? result.stdout : "").toBe("");
   });
 
-  it("runs every bin with --help", async () => {
+  it("runs every bin with --help, as an executable (shebang and run bit set by the install)", async () => {
     const bins = packages.flatMap((p) => Object.keys(p.manifest.bin ?? {}));
+    expect(bins.length).toBeGreaterThan(0);
     for (const bin of bins) {
-      const { stdout } = await node([join(project, "node_modules", ".bin", bin), "--help"]);
+      // Executed directly, not through `node`: PATH starts with this runtime's directory, so the shebang's
+      // `env node` is the Node under test.
+      const { stdout } = await run(join(project, "node_modules", ".bin", bin), ["--help"], {
+        cwd: project,
+        env: env(runtime),
+        timeout: 60_000,
+      });
       expect(stdout, bin).toMatch(/usage/i);
     }
   });

@@ -86,15 +86,29 @@ Examples:
     .command("example")
     .description("Print the spec's example New Plant payload")
     .option("--json", "the same, compact")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  plant-store example > plant.json\n  plant-store example | plant-store validate -",
+    )
     .action(async (options) => (await import("./commands/misc.js")).example(options));
 
   program
     .command("spec")
     .description("Print the OpenAPI document (YAML, or JSON with --json)")
     .option("--json", "as JSON")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  plant-store spec > openapi.yaml\n  plant-store spec --json | jq .webhooks",
+    )
     .action(async (options) => (await import("./commands/misc.js")).spec(options));
 
-  const token = program.command("token").description("Bearer tokens (psk_…)");
+  const token = program
+    .command("token")
+    .description("Bearer tokens (psk_…)")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  plant-store token create\n  plant-store token hash psk_…   # for the receiver's PLANT_STORE_TOKENS\n  plant-store token check psk_…",
+    );
   token
     .command("create")
     .description("Create a token (and its sha256: hash for the receiver's configuration)")
@@ -116,6 +130,7 @@ Examples:
   program
     .command("secret")
     .description("Signing secrets (whsec_…)")
+    .addHelpText("after", "\nExample:\n  plant-store secret create")
     .command("create")
     .description("Create a Standard Webhooks signing secret")
     .option("--json", "machine-readable output")
@@ -161,7 +176,17 @@ Examples:
     async (...args: unknown[]) =>
       (await import("./commands/admin.js")).adminCommand(name, args);
 
-  const subs = program.command("subscriptions").description("Manage the sender's subscriptions");
+  const adminExamples = `
+Examples (with PLANT_STORE_SENDER_URL and PLANT_STORE_ADMIN_TOKEN set):
+  plant-store subscriptions add https://plants.example.com/plant/webhook
+  plant-store subscriptions rotate sub_… --kind secret --grace 86400
+  plant-store publish --id 42 --name Fern --idempotency-key order-42
+  plant-store deliveries list --state failed
+  plant-store recover sub_… --since 2026-11-22T00:00:00Z`;
+  const subs = program
+    .command("subscriptions")
+    .description("Manage the sender's subscriptions")
+    .addHelpText("after", adminExamples);
   admin(subs.command("add").argument("<url>").option("--token <token>").option("--secret <whsec>")).action(
     adminAction("subscriptions.add"),
   );
@@ -181,10 +206,20 @@ Examples:
       .option("--value <value>", "the new value (generated when omitted)")
       .option("--grace <seconds>", "secrets: how long the old one keeps signing"),
   ).action(adminAction("subscriptions.rotate"));
-  admin(payload(program.command("publish").description("Publish a New Plant event through the sender")))
+  admin(
+    payload(
+      program
+        .command("publish")
+        .description("Publish a New Plant event through the sender")
+        .addHelpText("after", adminExamples),
+    ),
+  )
     .option("--idempotency-key <key>")
     .action(adminAction("publish"));
-  const deliveries = program.command("deliveries").description("Inspect and resend deliveries");
+  const deliveries = program
+    .command("deliveries")
+    .description("Inspect and resend deliveries")
+    .addHelpText("after", adminExamples);
   admin(
     deliveries
       .command("list")
@@ -197,6 +232,7 @@ Examples:
     program
       .command("recover")
       .description("Requeue a subscription's failed deliveries since a time")
+      .addHelpText("after", adminExamples)
       .argument("<subscription>")
       .requiredOption("--since <date-time>"),
   ).action(adminAction("recover"));

@@ -15,7 +15,23 @@ describe("plant-store basics", () => {
     const help = await cli(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Usage: plant-store/);
-    expect((await cli(["send", "--help"])).stdout).toMatch(/Examples:/);
+    for (const command of [
+      "send",
+      "listen",
+      "validate",
+      "example",
+      "spec",
+      "token",
+      "secret",
+      "sign",
+      "verify",
+      "subscriptions",
+      "publish",
+      "deliveries",
+      "recover",
+    ]) {
+      expect((await cli([command, "--help"])).stdout, command).toMatch(/Examples?:/);
+    }
     const unknown = await cli(["frobnicate"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command/);
