@@ -30,7 +30,7 @@ describe("plant-store basics", () => {
       "deliveries",
       "recover",
     ]) {
-      expect((await cli([command, "--help"])).stdout, command).toMatch(/Examples?:/);
+      expect((await cli([command, "--help"])).stdout, command).toMatch(/^Examples?\b/m);
     }
     const unknown = await cli(["frobnicate"]);
     expect(unknown.code).toBe(2);
