@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { ConfigError, wholeNumber as int, csvList as list, parseConfig } from "@plant-store/app-kit";
 import { createTokenVerifier, parseSecret } from "@plant-store/core";
 import { z } from "zod";
 
@@ -16,25 +16,7 @@ export interface ReceiverConfig {
   lossless: boolean;
 }
 
-/** A configuration problem; the message says what to fix. */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
-
-const list = z.string().transform((s) =>
-  s
-    .split(",")
-    .map((x) => x.trim())
-    .filter(Boolean),
-);
-const int = (what: string, min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `${what} must be a whole number`)
-    .transform(Number)
-    .pipe(
-      z.number().int().min(min, `${what} must be at least ${min}`).max(max, `${what} must be at most ${max}`),
-    );
+export { ConfigError };
 
 const schema = z.object({
   port: int("--port / PORT", 0, 65535).default(4000),
@@ -94,69 +76,40 @@ Example:
  * ```
  */
 export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConfig | "help" | "version" {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        port: { type: "string" },
-        host: { type: "string" },
-        token: { type: "string" },
-        secret: { type: "string" },
-        db: { type: "string" },
-        "admin-token": { type: "string" },
-        "max-body": { type: "string" },
-        tolerance: { type: "string" },
-        "log-level": { type: "string" },
-        lossless: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "v" },
-      },
-    }));
-  } catch (error) {
-    throw new ConfigError(`${(error as Error).message}. Run plant-store-receiver --help for the options.`);
-  }
-  if (values.help) return "help";
-  if (values.version) return "version";
-  const pick = (flag: string, name: string) => (values[flag] as string | undefined) ?? env[name];
-  const raw = {
-    port: pick("port", "PORT"),
-    host: pick("host", "HOST"),
-    tokens: pick("token", "PLANT_STORE_TOKENS") ?? "",
-    secrets: pick("secret", "PLANT_STORE_WEBHOOK_SECRET"),
-    db: pick("db", "PLANT_STORE_DB"),
-    adminTokens: pick("admin-token", "PLANT_STORE_ADMIN_TOKENS"),
-    maxBodyBytes: pick("max-body", "PLANT_STORE_MAX_BODY"),
-    toleranceSeconds: pick("tolerance", "PLANT_STORE_TOLERANCE"),
-    logLevel: pick("log-level", "PLANT_STORE_LOG_LEVEL"),
-    lossless: values.lossless === true || /^(1|true|yes)$/i.test(env.PLANT_STORE_LOSSLESS ?? ""),
-  };
-  const result = schema.safeParse(raw);
-  if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `- ${issue.path.join(".") || "config"}: ${issue.message}`,
-    );
-    throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
-  }
-  const config = result.data;
-  // Tokens and secrets are checked now, with the same code that will use them, so a damaged one stops the start
-  // with a message (which never repeats the value) instead of failing requests later.
-  const problems: string[] = [];
-  const check = (what: string, fn: () => unknown) => {
-    try {
-      fn();
-    } catch (error) {
-      problems.push(`- ${what}: ${(error as Error).message}`);
-    }
-  };
-  check("--token / PLANT_STORE_TOKENS", () => createTokenVerifier(config.tokens));
-  if (config.adminTokens.length > 0) {
-    check("--admin-token / PLANT_STORE_ADMIN_TOKENS", () => createTokenVerifier(config.adminTokens));
-  }
-  config.secrets.forEach((secret, i) => {
-    check(`--secret / PLANT_STORE_WEBHOOK_SECRET entry ${i + 1}`, () => parseSecret(secret));
+  return parseConfig({
+    name: "plant-store-receiver",
+    argv,
+    env,
+    schema,
+    settings: {
+      port: { flag: "port", env: "PORT" },
+      host: { flag: "host", env: "HOST" },
+      tokens: { flag: "token", env: "PLANT_STORE_TOKENS" },
+      secrets: { flag: "secret", env: "PLANT_STORE_WEBHOOK_SECRET" },
+      db: { flag: "db", env: "PLANT_STORE_DB" },
+      adminTokens: { flag: "admin-token", env: "PLANT_STORE_ADMIN_TOKENS" },
+      maxBodyBytes: { flag: "max-body", env: "PLANT_STORE_MAX_BODY" },
+      toleranceSeconds: { flag: "tolerance", env: "PLANT_STORE_TOLERANCE" },
+      logLevel: { flag: "log-level", env: "PLANT_STORE_LOG_LEVEL" },
+      lossless: { flag: "lossless", env: "PLANT_STORE_LOSSLESS", boolean: true },
+    },
+    // Tokens and secrets are checked now, with the code that will use them: a damaged one stops the start with a
+    // message (which never repeats the value) instead of failing requests later.
+    checks: (config) =>
+      [
+        ["--token / PLANT_STORE_TOKENS", () => createTokenVerifier(config.tokens)],
+        ...(config.adminTokens.length > 0
+          ? [
+              [
+                "--admin-token / PLANT_STORE_ADMIN_TOKENS",
+                () => createTokenVerifier(config.adminTokens),
+              ] as const,
+            ]
+          : []),
+        ...config.secrets.map(
+          (secret, i) =>
+            [`--secret / PLANT_STORE_WEBHOOK_SECRET entry ${i + 1}`, () => parseSecret(secret)] as const,
+        ),
+      ] as [string, () => unknown][],
   });
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
-  return config;
 }

@@ -5,6 +5,5 @@
  */
 export { type AdminApi, createAdminApi } from "./admin.js";
 export { ConfigError, HELP, loadConfig, type ReceiverConfig } from "./config.js";
-export { createLogger } from "./logger.js";
 export { createMetrics, type ReceiverMetrics } from "./metrics.js";
 export { createReceiver, type Receiver, type ReceiverOptions } from "./receiver.js";

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { ConfigError, wholeNumber as int, csvList as list, parseConfig } from "@plant-store/app-kit";
 import { createTokenVerifier } from "@plant-store/core";
 import { parseEncryptionKey } from "@plant-store/store";
 import { z } from "zod";
@@ -19,25 +19,7 @@ export interface SenderConfig {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
-/** A configuration problem; the message says what to fix. */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
-
-const list = z.string().transform((s) =>
-  s
-    .split(",")
-    .map((x) => x.trim())
-    .filter(Boolean),
-);
-const int = (what: string, min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `${what} must be a whole number`)
-    .transform(Number)
-    .pipe(
-      z.number().int().min(min, `${what} must be at least ${min}`).max(max, `${what} must be at most ${max}`),
-    );
+export { ConfigError };
 
 const schema = z.object({
   port: int("--port / PORT", 0, 65535).default(4001),
@@ -94,68 +76,36 @@ Examples:
  * ```
  */
 export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): SenderConfig | "help" | "version" {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        port: { type: "string" },
-        host: { type: "string" },
-        db: { type: "string" },
-        "admin-token": { type: "string" },
-        concurrency: { type: "string" },
-        "per-subscription": { type: "string" },
-        timeout: { type: "string" },
-        schedule: { type: "string" },
-        "allow-networks": { type: "string" },
-        "encryption-key": { type: "string" },
-        "log-level": { type: "string" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "v" },
-      },
-    }));
-  } catch (error) {
-    throw new ConfigError(`${(error as Error).message}. Run plant-store-sender --help for the options.`);
-  }
-  if (values.help) return "help";
-  if (values.version) return "version";
-  const pick = (flag: string, name: string) => (values[flag] as string | undefined) ?? env[name];
-  const result = schema.safeParse({
-    port: pick("port", "PORT"),
-    host: pick("host", "HOST"),
-    db: pick("db", "PLANT_STORE_DB"),
-    adminTokens: pick("admin-token", "PLANT_STORE_ADMIN_TOKENS") ?? "",
-    concurrency: pick("concurrency", "PLANT_STORE_CONCURRENCY"),
-    perSubscription: pick("per-subscription", "PLANT_STORE_PER_SUBSCRIPTION"),
-    timeoutMs: pick("timeout", "PLANT_STORE_TIMEOUT_MS"),
-    schedule: pick("schedule", "PLANT_STORE_SCHEDULE"),
-    allowNetworks: pick("allow-networks", "PLANT_STORE_ALLOW_NETWORKS"),
-    encryptionKey: pick("encryption-key", "PLANT_STORE_ENCRYPTION_KEY"),
-    logLevel: pick("log-level", "PLANT_STORE_LOG_LEVEL"),
+  return parseConfig({
+    name: "plant-store-sender",
+    argv,
+    env,
+    schema,
+    settings: {
+      port: { flag: "port", env: "PORT" },
+      host: { flag: "host", env: "HOST" },
+      db: { flag: "db", env: "PLANT_STORE_DB" },
+      adminTokens: { flag: "admin-token", env: "PLANT_STORE_ADMIN_TOKENS" },
+      concurrency: { flag: "concurrency", env: "PLANT_STORE_CONCURRENCY" },
+      perSubscription: { flag: "per-subscription", env: "PLANT_STORE_PER_SUBSCRIPTION" },
+      timeoutMs: { flag: "timeout", env: "PLANT_STORE_TIMEOUT_MS" },
+      schedule: { flag: "schedule", env: "PLANT_STORE_SCHEDULE" },
+      allowNetworks: { flag: "allow-networks", env: "PLANT_STORE_ALLOW_NETWORKS" },
+      encryptionKey: { flag: "encryption-key", env: "PLANT_STORE_ENCRYPTION_KEY" },
+      logLevel: { flag: "log-level", env: "PLANT_STORE_LOG_LEVEL" },
+    },
+    checks: (config) =>
+      [
+        ["--admin-token / PLANT_STORE_ADMIN_TOKENS", () => createTokenVerifier(config.adminTokens)],
+        ["--allow-networks / PLANT_STORE_ALLOW_NETWORKS", () => parseAllowList(config.allowNetworks)],
+        ...(config.encryptionKey === null
+          ? []
+          : [
+              [
+                "--encryption-key / PLANT_STORE_ENCRYPTION_KEY",
+                () => parseEncryptionKey(config.encryptionKey as string),
+              ] as const,
+            ]),
+      ] as [string, () => unknown][],
   });
-  if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `- ${issue.path.join(".") || "config"}: ${issue.message}`,
-    );
-    throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
-  }
-  const config = result.data;
-  const problems: string[] = [];
-  const check = (what: string, fn: () => unknown) => {
-    try {
-      fn();
-    } catch (error) {
-      problems.push(`- ${what}: ${(error as Error).message}`);
-    }
-  };
-  check("--admin-token / PLANT_STORE_ADMIN_TOKENS", () => createTokenVerifier(config.adminTokens));
-  check("--allow-networks / PLANT_STORE_ALLOW_NETWORKS", () => parseAllowList(config.allowNetworks));
-  if (config.encryptionKey !== null) {
-    check("--encryption-key / PLANT_STORE_ENCRYPTION_KEY", () =>
-      parseEncryptionKey(config.encryptionKey as string),
-    );
-  }
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
-  return config;
 }

@@ -1,20 +1,20 @@
 import pino, { type Logger } from "pino";
 
 /**
- * The receiver's JSON-lines logger (pino) on stdout. Credentials are redacted as a second line of defence: the
- * receiver never passes them to the logger in the first place.
+ * The apps' JSON-lines logger (pino) on stdout. Credentials are redacted as a second line of defence: the apps
+ * never hand them to the logger in the first place.
  *
  * @example
  * ```ts
- * const logger = createLogger("info");
+ * const logger = createLogger("plant-store-receiver", "info");
  * logger.info({ webhookId: "msg_1", status: 200 }, "webhook");
  * ```
  */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+export function createLogger(app: string, level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level,
-      base: { app: "plant-store-receiver" },
+      base: { app },
       redact: {
         paths: [
           "authorization",
@@ -22,8 +22,9 @@ export function createLogger(level: string, destination?: pino.DestinationStream
           "tokens",
           "secret",
           "secrets",
-          "headers.authorization",
           "*.authorization",
+          "*.token",
+          "*.secret",
         ],
         censor: "[redacted]",
       },

@@ -1,0 +1,120 @@
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { z } from "zod";
+
+/** A configuration problem; the message lists what to fix (never a token or secret). Exit code 2. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * A comma-separated list (`a, b,,c` → `["a", "b", "c"]`); not given at all, an empty list (so a required list
+ * says what to set, through its own `.min(1, …)` message).
+ *
+ * @example
+ * ```ts
+ * z.object({ tokens: csvList }).parse({ tokens: "a,b" }); // { tokens: ["a", "b"] }
+ * ```
+ */
+export const csvList = z
+  .string()
+  .optional()
+  .transform((s) =>
+    (s ?? "")
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+
+/**
+ * A whole number given as text, within bounds; `what` names the flag and variable in messages.
+ *
+ * @example
+ * ```ts
+ * wholeNumber("--port / PORT", 0, 65535).default(4000);
+ * ```
+ */
+export function wholeNumber(what: string, min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, `${what} must be a whole number`)
+    .transform(Number)
+    .pipe(
+      z.number().int().min(min, `${what} must be at least ${min}`).max(max, `${what} must be at most ${max}`),
+    );
+}
+
+/** One setting: its flag (value or boolean) and the environment variable that stands in for it. */
+export interface Setting {
+  flag: string;
+  env?: string;
+  boolean?: boolean;
+  short?: string;
+}
+
+/**
+ * Reads flags (which win) and environment variables, validates them with `schema`, then runs `checks` (each may
+ * throw; its message is collected). `--help`/`-h` and `--version`/`-v` are answered as `"help"` / `"version"`.
+ * Every problem is reported at once in a {@link ConfigError}.
+ *
+ * @example
+ * ```ts
+ * const config = parseConfig({
+ *   name: "plant-store-receiver", argv, env: process.env,
+ *   settings: { port: { flag: "port", env: "PORT" } },
+ *   schema: z.object({ port: wholeNumber("--port / PORT", 0, 65535).default(4000) }),
+ * });
+ * ```
+ */
+export function parseConfig<S extends z.ZodType>(options: {
+  name: string;
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  settings: Record<string, Setting>;
+  schema: S;
+  checks?: (config: z.output<S>) => [what: string, check: () => unknown][];
+}): z.output<S> | "help" | "version" {
+  const parseOptions: NonNullable<ParseArgsConfig["options"]> = {
+    help: { type: "boolean", short: "h" },
+    version: { type: "boolean", short: "v" },
+  };
+  for (const setting of Object.values(options.settings)) {
+    parseOptions[setting.flag] = {
+      type: setting.boolean ? "boolean" : "string",
+      ...(setting.short && { short: setting.short }),
+    };
+  }
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: options.argv, strict: true, options: parseOptions }) as {
+      values: Record<string, string | boolean | undefined>;
+    });
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}. Run ${options.name} --help for the options.`);
+  }
+  if (values.help) return "help";
+  if (values.version) return "version";
+  const raw: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(options.settings)) {
+    const fromEnv = setting.env === undefined ? undefined : options.env[setting.env];
+    raw[key] = setting.boolean
+      ? values[setting.flag] === true || /^(1|true|yes)$/i.test(fromEnv ?? "")
+      : ((values[setting.flag] as string | undefined) ?? fromEnv);
+  }
+  const result = options.schema.safeParse(raw);
+  if (!result.success) {
+    const problems = result.error.issues.map(
+      (issue) => `- ${issue.path.join(".") || "config"}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+  }
+  const problems: string[] = [];
+  for (const [what, check] of options.checks?.(result.data) ?? []) {
+    try {
+      check();
+    } catch (error) {
+      problems.push(`- ${what}: ${(error as Error).message}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+  return result.data;
+}

@@ -1,0 +1,86 @@
+import type { Logger } from "pino";
+import { ConfigError } from "./config.js";
+
+/** What a server app hands {@link runServer}: something that listens and closes gracefully. */
+export interface Server {
+  listen(port: number, host: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The process lifecycle shared by the apps' bins: parse the configuration (exit 2 with the message on a
+ * {@link ConfigError}), answer `--help`/`--version`, start (exit 1 with the reason when that fails), log
+ * "listening", and on SIGTERM/SIGINT close gracefully (exit 0); a second signal exits at once.
+ *
+ * @example
+ * ```ts
+ * await runServer({
+ *   name: "plant-store-receiver", version, help: HELP,
+ *   config: () => loadConfig(process.argv.slice(2), process.env),
+ *   logger: (config) => createLogger("plant-store-receiver", config.logLevel),
+ *   start: (config, logger) => createReceiver({ … }),
+ * });
+ * ```
+ */
+export async function runServer<C extends { port: number; host: string }, S extends Server>(options: {
+  name: string;
+  version: string;
+  help: string;
+  config: () => C | "help" | "version";
+  logger: (config: C) => Logger;
+  start: (config: C, logger: Logger) => Promise<S>;
+  /** Extra fields for the "listening" line. */
+  describe?: (server: S, config: C) => Record<string, unknown>;
+}): Promise<void> {
+  const fail = (message: string, code: number): never => {
+    process.stderr.write(`${options.name}: ${message}\n`);
+    process.exit(code);
+  };
+  let config: C | "help" | "version";
+  try {
+    config = options.config();
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(error.message, 2);
+    throw error;
+  }
+  if (config === "help") return void process.stdout.write(options.help);
+  if (config === "version") return void process.stdout.write(`${options.version}\n`);
+  const logger = options.logger(config);
+  let server: S;
+  try {
+    server = await options.start(config, logger);
+  } catch (error) {
+    return fail(`cannot start: ${(error as Error).message}`, 1);
+  }
+  let url: string;
+  try {
+    url = await server.listen(config.port, config.host);
+  } catch (error) {
+    await server.close();
+    return fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`, 1);
+  }
+  logger.info({ url, ...options.describe?.(server, config), version: options.version }, "listening");
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, "second signal: exiting now");
+      logger.flush();
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, "shutting down: finishing in-flight work");
+    server.close().then(
+      () => {
+        logger.info("stopped");
+        logger.flush();
+      },
+      (error: Error) => {
+        logger.error({ error: error.message }, "shutdown failed");
+        logger.flush();
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}

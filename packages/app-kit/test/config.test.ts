@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ConfigError, csvList, parseConfig, wholeNumber } from "../src/index.js";
+
+const schema = z.object({
+  port: wholeNumber("--port / PORT", 0, 65535).default(4000),
+  tokens: csvList.pipe(z.array(z.string()).min(1, "set --token")),
+  verbose: z.boolean(),
+});
+const settings = {
+  port: { flag: "port", env: "PORT" },
+  tokens: { flag: "token", env: "TOKENS" },
+  verbose: { flag: "verbose", env: "VERBOSE", boolean: true },
+};
+const parse = (argv: string[], env: NodeJS.ProcessEnv = {}, checks?: () => [string, () => unknown][]) =>
+  parseConfig({ name: "app", argv, env, settings, schema, ...(checks && { checks }) });
+
+describe("parseConfig", () => {
+  it("reads flags, which win over the environment, and boolean variables", () => {
+    expect(parse(["--token", "a, b", "--port", "80"], { PORT: "90", VERBOSE: "yes" })).toEqual({
+      port: 80,
+      tokens: ["a", "b"],
+      verbose: true,
+    });
+    expect(parse([], { TOKENS: "x" })).toEqual({ port: 4000, tokens: ["x"], verbose: false });
+  });
+
+  it("answers --help and --version", () => {
+    expect(parse(["-h"])).toBe("help");
+    expect(parse(["--version"])).toBe("version");
+  });
+
+  it("reports every problem at once, and unknown flags with a pointer to --help", () => {
+    const error = (() => {
+      try {
+        parse(["--port", "x"], {});
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error?.message).toMatch(/--port \/ PORT must be a whole number/);
+    expect(error?.message).toMatch(/set --token/);
+    expect(() => parse(["--bogus"])).toThrow(/Unknown option '--bogus'. Run app --help/);
+  });
+
+  it("runs the checks after the schema and collects their messages", () => {
+    expect(() =>
+      parse(["--token", "t"], {}, () => [
+        ["first", () => {}],
+        [
+          "second",
+          () => {
+            throw new Error("is damaged");
+          },
+        ],
+      ]),
+    ).toThrow(/- second: is damaged/);
+  });
+});
