@@ -1,5 +1,5 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "../../../test-support/processes.js";
 import { ADMIN, post, type Running, SECRET, signedHeaders, startReceiver, TOKEN } from "./support.js";
 
 const PG_URL = process.env.PLANT_STORE_TEST_PG_URL;
@@ -7,31 +7,20 @@ if (!PG_URL)
   console.warn("[receiver postgres] SKIPPED — set PLANT_STORE_TEST_PG_URL=postgres://… to run it.");
 
 describe.skipIf(!PG_URL)("plant-store-receiver on PostgreSQL", () => {
-  const database = `plant_store_receiver_${process.pid}_${Date.now()}`;
-  let admin: pg.Client;
-  let url: string;
+  let db: Awaited<ReturnType<typeof createDatabase>>;
   const running: Running[] = [];
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    const target = new URL(PG_URL as string);
-    target.pathname = `/${database}`;
-    url = target.toString();
+    db = await createDatabase(PG_URL as string, "receiver");
     for (let i = 0; i < 2; i++) {
       running.push(
-        await startReceiver(["--token", TOKEN, "--secret", SECRET, "--admin-token", ADMIN, "--db", url]),
+        await startReceiver(["--token", TOKEN, "--secret", SECRET, "--admin-token", ADMIN, "--db", db.url]),
       );
     }
   });
   afterAll(async () => {
-    for (const r of running) {
-      r.child.kill("SIGKILL");
-      await r.exited;
-    }
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    for (const r of running) await r.stop("SIGKILL");
+    await db.drop();
   });
 
   it("two receivers on one inbox: the same webhook-id sent to both is stored once, both answer 200", async () => {
@@ -55,7 +44,7 @@ describe.skipIf(!PG_URL)("plant-store-receiver on PostgreSQL", () => {
 
   it("answers 503 on /readyz and on webhooks when the database goes away, never 500", async () => {
     const [a] = running as [Running];
-    await admin.query(`DROP DATABASE ${database} WITH (FORCE)`);
+    await db.client.query(`DROP DATABASE ${db.name} WITH (FORCE)`);
     const ready = await fetch(`${a.url}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({ error: 503, message: expect.stringContaining("store") });

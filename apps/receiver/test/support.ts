@@ -1,24 +1,17 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSecret, createToken, sign } from "@plant-store/core";
+import { listeningUrl, type Running as Shared, startProcess } from "../../../test-support/processes.js";
 
 export const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 export const TOKEN = createToken();
 export const ADMIN = createToken();
 export const SECRET = createSecret();
 
-/** A running receiver process. */
-export interface Running {
-  child: ChildProcess;
-  url: string;
-  /** Everything it wrote to stdout and stderr so far. */
-  output(): string;
-  exited: Promise<number | null>;
-}
-
+/** A running receiver process; `url` is its base URL. */
+export type Running = Shared & { url: string };
 const dirs: string[] = [];
 /** A temporary directory removed by {@link cleanup}. */
 export function tempDir(): string {
@@ -32,34 +25,8 @@ export function cleanup(): void {
 
 /** Starts the built bin on port 0 and waits for its "listening" line. */
 export async function startReceiver(args: string[], env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, "--port", "0", ...args], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout?.on("data", (chunk) => (out += chunk));
-  child.stderr?.on("data", (chunk) => (out += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`no "listening" line within 15 s:\n${out}`));
-    }, 15_000);
-    const onData = () => {
-      const line = out.split("\n").find((l) => l.includes('"msg":"listening"'));
-      if (line) {
-        clearTimeout(timer);
-        child.stdout?.off("data", onData);
-        resolve((JSON.parse(line) as { url: string }).url);
-      }
-    };
-    child.stdout?.on("data", onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the receiver exited with ${code} before listening:\n${out}`));
-    });
-  });
-  return { child, url, output: () => out, exited };
+  const running = await startProcess(BIN, ["--port", "0", ...args], (out) => listeningUrl(out), env);
+  return { ...running, url: running.info };
 }
 
 /** Signed, authenticated headers for one New Plant delivery. */

@@ -1,23 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { buildForTests } from "../../../test-support/processes.js";
 
-/** The tests run the built bins (sender and the real receiver), as users do. */
+/** The tests run the built bins, as users do. */
 export default function setup() {
-  // Under turbo (`npm test`) the build already ran as a dependency of this task; a nested turbo would race it.
-  if (process.env.TURBO_HASH) {
-    console.log("[global-setup] built by turbo (dependsOn build)");
-    return;
-  }
-  const root = fileURLToPath(new URL("../../..", import.meta.url));
-  execFileSync(
-    `${root}node_modules/.bin/turbo`,
-    [
-      "run",
-      "build",
-      "--filter=@plant-store/sender...",
-      "--filter=@plant-store/receiver...",
-      "--output-logs=errors-only",
-    ],
-    { cwd: root, stdio: "inherit", env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" } },
-  );
+  buildForTests(["@plant-store/sender", "@plant-store/receiver"]);
 }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "../../../test-support/processes.js";
 import {
   ADMIN,
   api,
@@ -20,23 +21,17 @@ const PG_URL = process.env.PLANT_STORE_TEST_PG_URL;
 if (!PG_URL) console.warn("[sender postgres] SKIPPED — set PLANT_STORE_TEST_PG_URL=postgres://… to run it.");
 
 describe.skipIf(!PG_URL)("two senders share one PostgreSQL outbox", () => {
-  const database = `plant_store_sender_${process.pid}_${Date.now()}`;
-  let admin: pg.Client;
+  let db: Awaited<ReturnType<typeof createDatabase>>;
   let url: string;
   const running: Running[] = [];
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    const target = new URL(PG_URL as string);
-    target.pathname = `/${database}`;
-    url = target.toString();
+    db = await createDatabase(PG_URL as string, "sender");
+    url = db.url;
   });
   afterAll(async () => {
     for (const r of running) await stop(r, "SIGKILL");
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    await db.drop();
     cleanup();
   });
 

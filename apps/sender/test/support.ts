@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSecret, createToken } from "@plant-store/core";
+import { listeningUrl, type Running as Shared, startProcess } from "../../../test-support/processes.js";
 
 export const SENDER_BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 export const RECEIVER_BIN = fileURLToPath(new URL("../../receiver/dist/bin.js", import.meta.url));
@@ -12,13 +12,8 @@ export const ADMIN = createToken();
 export const TOKEN = createToken();
 export const SECRET = createSecret();
 
-/** A running app process. */
-export interface Running {
-  child: ChildProcess;
-  url: string;
-  output(): string;
-  exited: Promise<number | null>;
-}
+/** A running app process; `url` is its base URL. */
+export type Running = Shared & { url: string };
 
 const dirs: string[] = [];
 export function tempDir(): string {
@@ -32,35 +27,12 @@ export function cleanup(): void {
 
 /** Starts a built bin (port 0 unless `--port` is given later) and waits for its "listening" log line. */
 export async function start(bin: string, args: string[]): Promise<Running> {
-  const child = spawn(process.execPath, [bin, "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout?.on("data", (chunk) => (out += chunk));
-  child.stderr?.on("data", (chunk) => (out += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`no "listening" line within 15 s:\n${out}`));
-    }, 15_000);
-    const onData = () => {
-      const line = out.split("\n").find((l) => l.includes('"msg":"listening"'));
-      if (!line) return;
-      clearTimeout(timer);
-      child.stdout?.off("data", onData);
-      resolve((JSON.parse(line) as { url: string }).url);
-    };
-    child.stdout?.on("data", onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before listening:\n${out}`));
-    });
-  });
-  return { child, url, output: () => out, exited };
+  const running = await startProcess(bin, ["--port", "0", ...args], (out) => listeningUrl(out));
+  return { ...running, url: running.info };
 }
 
-export async function stop(running: Running, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
-  if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill(signal);
-  return running.exited;
+export function stop(running: Running, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
+  return running.stop(signal);
 }
 
 /** Calls the sender's admin API. */
