@@ -80,7 +80,7 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
   if (options.worker !== false) {
     worker = startWorker({
       store,
-      fetch: guard.fetch,
+      transport: guard.transport,
       metrics,
       ...(options.logger && { logger: options.logger }),
       ...(options.concurrency !== undefined && { concurrency: options.concurrency }),

@@ -1,9 +1,9 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { createRequire } from "node:module";
 import type { LookupFunction } from "node:net";
-import { BLOCKED_ADDRESS_CODE } from "@plant-store/core";
+import { BLOCKED_ADDRESS_CODE, readCappedChunks, type Transport } from "@plant-store/core";
 import type * as IpAddr from "ipaddr.js";
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent, request, fetch as undiciFetch } from "undici";
 
 // ipaddr.js is CommonJS with `export =`; required, so its types and runtime agree without interop flags.
 const ipaddr = createRequire(import.meta.url)("ipaddr.js") as typeof IpAddr;
@@ -141,9 +141,11 @@ export async function resolveTarget(url: URL, allow: AllowList, resolve: Resolve
 /** The default resolver: the operating system's, every address. */
 export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
-/** A `fetch` that refuses what the policy refuses and connects only to the address it checked. */
+/** A `fetch` and a core `Transport` that refuse what the policy refuses and connect only to the address checked. */
 export interface GuardedFetch {
   fetch: typeof globalThis.fetch;
+  /** The same guard for core's `deliver({ transport })`, over undici's `request` (several times cheaper than fetch). */
+  transport: Transport;
   close(): Promise<void>;
 }
 
@@ -157,7 +159,7 @@ export interface GuardedFetch {
  * @example
  * ```ts
  * const guard = createGuardedFetch({ allow: parseAllowList(["127.0.0.0/8"]) });
- * await deliver(target, message, { fetch: guard.fetch });
+ * await deliver(target, message, { transport: guard.transport });
  * ```
  */
 export function createGuardedFetch(options: {
@@ -187,19 +189,46 @@ export function createGuardedFetch(options: {
     }
     return agent;
   };
-  const guarded = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+  const dispatcherFor = async (url: URL): Promise<Agent> => {
     const verdict = await resolveTarget(url, options.allow, resolve);
     if (!verdict.ok) {
       throw Object.assign(new Error(`Refused by the SSRF guard: ${verdict.reason}`), {
         code: BLOCKED_ADDRESS_CODE,
       });
     }
-    const dispatcher = agentFor(url.origin, verdict.address, verdict.family);
+    return agentFor(url.origin, verdict.address, verdict.family);
+  };
+  const guarded = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+    const dispatcher = await dispatcherFor(url);
     return (await undiciFetch(url, { ...(init as object), dispatcher } as never)) as unknown as Response;
+  };
+  const transport: Transport = async (req) => {
+    const url = new URL(req.url);
+    const dispatcher = await dispatcherFor(url);
+    // undici's request follows no redirects; the body is read (capped) by deliver through readBody.
+    const response = await request(url, {
+      method: req.method as "POST",
+      headers: req.headers,
+      body: req.body,
+      signal: req.signal,
+      dispatcher,
+    });
+    const headers = response.headers;
+    return {
+      status: response.statusCode,
+      headers: {
+        get(name) {
+          const value = headers[name.toLowerCase()];
+          return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+        },
+      },
+      readBody: () => readCappedChunks(response.body[Symbol.asyncIterator](), req.maxResponseBytes),
+    };
   };
   return {
     fetch: guarded as typeof globalThis.fetch,
+    transport,
     async close() {
       await Promise.all([...agents.values()].map((agent) => agent.close()));
       agents.clear();

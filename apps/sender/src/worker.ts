@@ -1,4 +1,4 @@
-import { deliver, nextAttempt, STANDARD_SCHEDULE_MS } from "@plant-store/core";
+import { deliver, nextAttempt, STANDARD_SCHEDULE_MS, type Transport } from "@plant-store/core";
 import type { ClaimedDelivery, Store } from "@plant-store/store";
 import type { Logger } from "pino";
 import type { SenderMetrics } from "./metrics.js";
@@ -6,7 +6,8 @@ import type { SenderMetrics } from "./metrics.js";
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
   store: Store;
-  fetch: typeof globalThis.fetch;
+  /** How attempts are sent (the sender passes its SSRF guard's); default core's fetch-based one. */
+  transport?: Transport;
   metrics?: SenderMetrics;
   logger?: Logger;
   /** Deliveries in flight in all. Default 64. */
@@ -41,7 +42,7 @@ const DAY = 24 * 60 * 60 * 1000;
  *
  * @example
  * ```ts
- * const worker = startWorker({ store, fetch: guard.fetch, concurrency: 32 });
+ * const worker = startWorker({ store, transport: guard.transport, concurrency: 32 });
  * process.once("SIGTERM", () => worker.stop());
  * ```
  */
@@ -70,7 +71,7 @@ export function startWorker(options: WorkerOptions): Worker {
     const outcome = await deliver(
       { url: subscription.url, token: subscription.token, secrets: subscription.secrets },
       { id: message.id, body: message.body },
-      { fetch: options.fetch, timeoutMs },
+      { ...(options.transport && { transport: options.transport }), timeoutMs },
     );
     const blocked = outcome.kind === "failed" && /SSRF guard/.test(outcome.error ?? "");
     const label = blocked ? "blocked" : outcome.kind;

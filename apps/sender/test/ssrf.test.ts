@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { BLOCKED_ADDRESS_CODE } from "@plant-store/core";
+import { BLOCKED_ADDRESS_CODE, createToken, deliver } from "@plant-store/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   checkAddress,
@@ -119,6 +119,55 @@ describe("guarded fetch", () => {
     expect(lookups).toBe(2);
     expect(hosts).toHaveLength(1);
     await guard.close();
+  });
+
+  it("offers the same guard as a core transport over undici's request: pinned, capped, redirects not followed", async () => {
+    let lookups = 0;
+    const answers = ["127.0.0.1", "10.0.0.1"];
+    const guard = createGuardedFetch({
+      allow: parseAllowList(["127.0.0.0/8"]),
+      resolve: async () => [{ address: answers[Math.min(lookups++, 1)] as string, family: 4 }],
+    });
+    const before = hosts.length;
+    const outcome = await deliver(
+      { url: `http://plants.test:${port}/plant/webhook`, token: createToken(), secrets: [] },
+      { id: "msg_transport", body: "{}" },
+      { transport: guard.transport, maxResponseBytes: 1 },
+    );
+    expect(outcome).toMatchObject({ kind: "delivered", status: 200, responseBody: "o" });
+    expect(hosts.slice(before)).toEqual([`plants.test:${port}`]);
+    const refused = await deliver(
+      { url: `http://plants.test:${port}/plant/webhook`, token: createToken(), secrets: [] },
+      { id: "msg_transport", body: "{}" },
+      { transport: guard.transport },
+    );
+    expect(refused.kind).toBe("failed");
+    expect(refused.error).toMatch(/SSRF guard/);
+    expect(hosts.length).toBe(before + 1);
+    expect(lookups).toBe(2);
+    await guard.close();
+
+    const paths: string[] = [];
+    const redirecting = createServer((req, res) => {
+      paths.push(req.url ?? "");
+      res.writeHead(302, { location: "/elsewhere" }).end();
+    });
+    await new Promise<void>((r) => redirecting.listen(0, "127.0.0.1", r));
+    const other = createGuardedFetch({ allow: parseAllowList(["127.0.0.0/8"]) });
+    const redirected = await deliver(
+      {
+        url: `http://127.0.0.1:${(redirecting.address() as { port: number }).port}/plant/webhook`,
+        token: createToken(),
+        secrets: [],
+      },
+      { id: "msg_transport", body: "{}" },
+      { transport: other.transport },
+    );
+    expect(redirected).toMatchObject({ kind: "retry", status: 302 });
+    expect(redirected.error).toMatch(/redirects are not followed/);
+    expect(paths).toEqual(["/plant/webhook"]);
+    await other.close();
+    await new Promise<void>((r) => redirecting.close(() => r()));
   });
 
   it("refuses loopback without an allow-list entry", async () => {

@@ -30,13 +30,18 @@ export {
   type DeliveryOutcome,
   type DeliveryTarget,
   deliver,
+  fetchTransport,
   type NextAttempt,
   type NextAttemptOptions,
   nextAttempt,
   type OutcomeKind,
   type OutgoingMessage,
   parseRetryAfter,
+  readCappedChunks,
   STANDARD_SCHEDULE_MS,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
 } from "./delivery/index.js";
 export { type ErrorBody, HttpError, PlantStoreError } from "./errors.js";
 export {

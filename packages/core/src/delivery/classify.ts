@@ -1,5 +1,5 @@
 import { parseRetryAfter } from "./retry-after.js";
-import type { OutcomeKind } from "./types.js";
+import type { OutcomeKind, TransportResponse } from "./types.js";
 
 /** Statuses whose `Retry-After` is honoured: the endpoint says when it can take more. */
 const BACKOFF_STATUSES = new Set([429, 502, 503, 504]);
@@ -21,7 +21,10 @@ export interface Classification {
  * // { kind: "retry", retryAfterMs: 30000, error: "The endpoint answered 503." }
  * ```
  */
-export function classifyResponse(response: Response, nowMs: number): Classification {
+export function classifyResponse(
+  response: Pick<TransportResponse, "status" | "type" | "headers">,
+  nowMs: number,
+): Classification {
   const { status } = response;
   if (status >= 200 && status <= 299) return { kind: "delivered" };
   if (status === 410) {

@@ -5,7 +5,7 @@ import { createSecret, verify } from "../signing/index.js";
 import { VERSION } from "../version.js";
 import { deliver } from "./deliver.js";
 import { BLOCKED_ADDRESS_CODE } from "./describe-error.js";
-import type { DeliveryTarget } from "./types.js";
+import type { DeliveryTarget, Transport, TransportRequest } from "./types.js";
 
 interface Received {
   method: string;
@@ -400,5 +400,59 @@ describe("deliver without reaching an endpoint", () => {
     expect(seen[0]![0]).toBe("https://plants.example.com/plant/webhook");
     expect(seen[0]![1]).toMatchObject({ method: "POST", redirect: "manual", body: "{}" });
     expect(seen[0]![1].signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it("sends through an injected transport instead of fetch, and classifies what it answers", async () => {
+    const seen: TransportRequest[] = [];
+    let bodyRead = 0;
+    const transport: Transport = async (request) => {
+      seen.push(request);
+      return {
+        status: 503,
+        headers: { get: (name) => (name === "retry-after" ? "7" : null) },
+        readBody: async () => {
+          bodyRead++;
+          return `busy, token ${token}`;
+        },
+      };
+    };
+    const outcome = await deliver(
+      { url: "https://plants.example.com/plant/webhook", token, secrets: [] },
+      message,
+      {
+        transport,
+        fetch: refuse,
+        maxResponseBytes: 100,
+        now: () => NOW,
+      },
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({
+      url: "https://plants.example.com/plant/webhook",
+      method: "POST",
+      body: "{}",
+      maxResponseBytes: 100,
+    });
+    expect(seen[0]!.headers.authorization).toBe(`Bearer ${token}`);
+    expect(seen[0]!.signal).toBeInstanceOf(AbortSignal);
+    expect(bodyRead).toBe(1);
+    expect(outcome).toMatchObject({ kind: "retry", status: 503, retryAfterMs: 7000 });
+    expect(outcome.responseBody).toBe("busy, token [redacted]");
+  });
+
+  it("turns a transport that never answers into a timeout", async () => {
+    const transport: Transport = (request) =>
+      new Promise((_resolve, reject) =>
+        request.signal.addEventListener("abort", () => reject(new Error("aborted"))),
+      );
+    const outcome = await deliver(
+      { url: "https://plants.example.com/plant/webhook", token, secrets: [] },
+      message,
+      {
+        transport,
+        timeoutMs: 30,
+      },
+    );
+    expect(outcome).toMatchObject({ kind: "retry", error: "The attempt timed out after 30 ms." });
   });
 });

@@ -5,7 +5,14 @@ import { checkTarget } from "./check-target.js";
 import { type Classification, classifyResponse } from "./classify.js";
 import { describeError, isBlockedAddressError, redact } from "./describe-error.js";
 import { readCapped } from "./read-capped.js";
-import type { DeliverOptions, DeliveryOutcome, DeliveryTarget, OutgoingMessage } from "./types.js";
+import type {
+  DeliverOptions,
+  DeliveryOutcome,
+  DeliveryTarget,
+  OutgoingMessage,
+  Transport,
+  TransportResponse,
+} from "./types.js";
 
 /** Default time for one whole attempt. */
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -43,7 +50,7 @@ export async function deliver(
   message: OutgoingMessage,
   options: DeliverOptions = {},
 ): Promise<DeliveryOutcome> {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const transport = options.transport ?? fetchTransport(options.fetch ?? globalThis.fetch);
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const sensitive = [target.token, ...target.secrets];
@@ -97,14 +104,15 @@ export async function deliver(
   });
 
   try {
-    let response: Response;
+    let response: TransportResponse;
     try {
-      response = await fetchImpl(checked.url.href, {
+      response = await transport({
+        url: checked.url.href,
         method: WEBHOOK_METHOD,
         headers,
         body: message.body,
-        redirect: "manual",
         signal: controller.signal,
+        maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       });
     } catch (error) {
       if (timedOut) return finish({ kind: "retry", error: `The attempt ${timeoutMessage}.` });
@@ -114,10 +122,7 @@ export async function deliver(
 
     const classification = classifyResponse(response, now());
     try {
-      const responseBody = redact(
-        await readCapped(response, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
-        sensitive,
-      );
+      const responseBody = redact(await response.readBody(), sensitive);
       return finish({ ...classification, status: response.status, responseBody });
     } catch (error) {
       // The status already decided the outcome; the body is only kept for the attempt log.
@@ -129,4 +134,30 @@ export async function deliver(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A {@link Transport} over a WHATWG `fetch`: `redirect: "manual"`, the body read through {@link readCapped}.
+ *
+ * @example
+ * ```ts
+ * const outcome = await deliver(target, message, { transport: fetchTransport(globalThis.fetch) });
+ * ```
+ */
+export function fetchTransport(fetchImpl: typeof globalThis.fetch): Transport {
+  return async (request) => {
+    const response = await fetchImpl(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: "manual",
+      signal: request.signal,
+    });
+    return {
+      status: response.status,
+      type: response.type,
+      headers: response.headers,
+      readBody: () => readCapped(response, request.maxResponseBytes),
+    };
+  };
 }

@@ -11,7 +11,7 @@
  * @module
  */
 export { checkTarget } from "./check-target.js";
-export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, deliver } from "./deliver.js";
+export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, deliver, fetchTransport } from "./deliver.js";
 export { BLOCKED_ADDRESS_CODE } from "./describe-error.js";
 export {
   DEFAULT_JITTER,
@@ -21,6 +21,7 @@ export {
   nextAttempt,
   STANDARD_SCHEDULE_MS,
 } from "./next-attempt.js";
+export { readCappedChunks } from "./read-capped.js";
 export { parseRetryAfter } from "./retry-after.js";
 export type {
   DeliverOptions,
@@ -28,4 +29,7 @@ export type {
   DeliveryTarget,
   OutcomeKind,
   OutgoingMessage,
+  Transport,
+  TransportRequest,
+  TransportResponse,
 } from "./types.js";

@@ -1,5 +1,6 @@
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { readCapped } from "./read-capped.js";
+import { readCapped, readCappedChunks } from "./read-capped.js";
 
 /** A body of `chunks` chunks of `size` bytes that counts how many were pulled and whether it was cancelled. */
 function countingBody(chunks: number, size: number, byte = 0x61) {
@@ -45,5 +46,38 @@ describe("readCapped", () => {
     // "é" is 2 bytes in UTF-8: a cap of 3 ends in the middle of the second one.
     expect(await readCapped(new Response("éé"), 3)).toBe("é");
     expect(await readCapped(new Response("éé"), 4)).toBe("éé");
+  });
+});
+
+describe("readCappedChunks", () => {
+  it("stops a Node stream at the cap and destroys it", async () => {
+    let pushed = 0;
+    const stream = new Readable({
+      highWaterMark: 0,
+      read() {
+        pushed++;
+        this.push(Buffer.alloc(1000, 0x62));
+      },
+    });
+    const text = await readCappedChunks(stream[Symbol.asyncIterator](), 2500);
+    expect(text).toBe("b".repeat(2500));
+    expect(pushed).toBeLessThanOrEqual(5);
+    expect(stream.destroyed).toBe(true);
+  });
+
+  it("returns a short source whole without cancelling it, and drops a cut character", async () => {
+    let returned = false;
+    const chunks = [new TextEncoder().encode("ok é"), new TextEncoder().encode("é")];
+    const source: AsyncIterator<Uint8Array> = {
+      next: async () =>
+        chunks.length > 0 ? { done: false, value: chunks.shift()! } : { done: true, value: undefined },
+      return: async () => {
+        returned = true;
+        return { done: true, value: undefined };
+      },
+    };
+    expect(await readCappedChunks(source, 100)).toBe("ok éé");
+    expect(returned).toBe(false);
+    expect(await readCappedChunks([new TextEncoder().encode("éé")][Symbol.iterator]() as never, 3)).toBe("é");
   });
 });

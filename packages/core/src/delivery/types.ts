@@ -41,8 +41,13 @@ export interface OutgoingMessage {
  * ```
  */
 export interface DeliverOptions {
-  /** Default `globalThis.fetch`. The sender passes one pinned to an address its SSRF guard resolved. */
+  /** Default `globalThis.fetch`. Ignored when `transport` is given. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Sends the request instead of `fetch`: for HTTP clients cheaper than WHATWG fetch (the sender passes one
+   * built on undici's `request`, pinned to the address its SSRF guard checked).
+   */
+  transport?: Transport;
   /** Clock in milliseconds; signs `webhook-timestamp` and measures latency. Default `Date.now`. */
   now?: () => number;
   /** Whole attempt, response headers and the kept body included. Default 15 000 ms. */
@@ -86,3 +91,59 @@ export interface DeliveryOutcome {
   /** Why the attempt did not deliver; never contains the token or a secret. */
   error?: string;
 }
+
+/**
+ * The request `deliver` hands to a {@link Transport}: send it as is (no redirects followed), honour `signal`.
+ *
+ * @example
+ * ```ts
+ * const request: TransportRequest = { url: "https://plants.example.com/plant/webhook", method: "POST",
+ *   headers: { "content-type": "application/json" }, body: '{"id":1,"name":"Fern"}', signal, maxResponseBytes: 4096 };
+ * ```
+ */
+export interface TransportRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+  /** Aborted when the attempt times out; the transport must then stop and reject. */
+  signal: AbortSignal;
+  /** How much of the response `readBody` may return. */
+  maxResponseBytes: number;
+}
+
+/**
+ * What a {@link Transport} answers: the status, a header lookup and the body, read on demand. `deliver` always
+ * calls `readBody` once, so the transport can release the connection afterwards.
+ *
+ * @example
+ * ```ts
+ * const response: TransportResponse = { status: 200, headers: { get: () => null }, readBody: async () => "" };
+ * ```
+ */
+export interface TransportResponse {
+  status: number;
+  /** `"opaqueredirect"` from a browser fetch with `redirect: "manual"` (status 0); otherwise omitted. */
+  type?: string;
+  headers: { get(name: string): string | null };
+  /** At most `maxResponseBytes` of the body, decoded as UTF-8; the rest is discarded, never buffered. */
+  readBody(): Promise<string>;
+}
+
+/**
+ * One HTTP exchange for `deliver`. Rejections become `retry` outcomes (or `failed` when the error, or one of its
+ * causes, has the code `BLOCKED_ADDRESS_CODE`).
+ *
+ * @example
+ * ```ts
+ * import { request } from "undici";
+ * import { readCappedChunks, type Transport } from "@plant-store/core";
+ * const transport: Transport = async (r) => {
+ *   const res = await request(r.url, { method: "POST", headers: r.headers, body: r.body, signal: r.signal });
+ *   const header = (name: string) => [res.headers[name]].flat()[0] ?? null;
+ *   return { status: res.statusCode, headers: { get: header },
+ *     readBody: () => readCappedChunks(res.body[Symbol.asyncIterator](), r.maxResponseBytes) };
+ * };
+ * ```
+ */
+export type Transport = (request: TransportRequest) => Promise<TransportResponse>;

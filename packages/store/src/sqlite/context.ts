@@ -16,6 +16,13 @@ export interface SqliteContext {
   nextId: () => string;
   /** A prepared statement, cached by its text. */
   sql(text: string): Database.Statement;
+  /**
+   * Runs `work` (one transaction) committing with `synchronous = NORMAL` instead of FULL: in WAL mode the commit
+   * still survives a process crash (kill -9), and only a power loss can undo it — together with every later
+   * relaxed commit, never an earlier FULL one. For the outbox's own bookkeeping (claims, outcomes), whose loss
+   * means a repeated delivery that receivers deduplicate, never for what a caller was told is stored.
+   */
+  relaxed<T>(work: () => T): T;
 }
 
 // Conditions of the disk or of other processes, not of the caller's input: the app should answer

@@ -57,6 +57,14 @@ export function openSqliteStore(path: string, options: ResolvedOptions, box: Sec
       }
       return statement;
     },
+    relaxed(work) {
+      ctx.sql("PRAGMA synchronous = NORMAL").run();
+      try {
+        return work();
+      } finally {
+        ctx.sql("PRAGMA synchronous = FULL").run();
+      }
+    },
   };
   const inbox = createSqliteInbox(ctx);
   const outbox = createSqliteOutbox(ctx);

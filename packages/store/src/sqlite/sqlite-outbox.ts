@@ -167,8 +167,9 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
   );
 
   // Finishing deliveries (complete / reschedule / fail) is group-committed like inbox writes: the calls of one
-  // event-loop turn share ONE transaction and one fsync, each in its own savepoint so a lost lease fails only
-  // its own call; every promise settles after the commit that holds it.
+  // event-loop turn share ONE transaction, each in its own savepoint so a lost lease fails only its own call;
+  // every promise settles after the commit that holds it. Claims and outcomes commit relaxed (ctx.relaxed: no
+  // fsync, crash-safe; a power loss can only make a delivery pending again, so it is sent once more).
   type FinishItem = Parameters<typeof finish>;
   const finishBatch = ctx.db.transaction((items: FinishItem[]) =>
     items.map((item): { ok: true } | { ok: false; error: unknown } => {
@@ -183,7 +184,7 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
   const finisher = new GroupCommitter(
     (items: FinishItem[]) => {
       try {
-        return finishBatch.immediate(items);
+        return ctx.relaxed(() => finishBatch.immediate(items));
       } catch (error) {
         throw mapSqliteError(error);
       }
@@ -289,12 +290,8 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
         checkPositiveInt(limit, "claim limit");
         checkPositiveInt(options?.leaseMs, "leaseMs");
         claimGeneration = ctx.outboxWork.generation;
-        return claim.immediate(
-          Math.min(limit, 1000),
-          options.leaseMs,
-          checkKey(options.workerId, "worker id"),
-          now(),
-        );
+        const workerId = checkKey(options.workerId, "worker id");
+        return ctx.relaxed(() => claim.immediate(Math.min(limit, 1000), options.leaseMs, workerId, now()));
       }),
     recordAttempt: (lease, attempt) =>
       runSqlite(ctx, () => {
