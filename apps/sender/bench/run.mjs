@@ -1,6 +1,6 @@
 // Sender benchmark, one run (ratios against a baseline measured in the same run):
 //   pnpm build && pnpm --filter @plant-store/sender bench       (BENCH_EVENTS, default 20000)
-// 1. throughput: deliveries/s from a durable SQLite outbox (synchronous=FULL) to a bare sink in another process,
+// 1. throughput: deliveries/s from a durable SQLite outbox (WAL) to a bare sink in another process,
 //    vs a raw undici loop posting the same bodies at the same concurrency;
 // 2. latency: enqueue → delivered at 100 events/s for 10 s (p50, p99).
 import { spawn } from "node:child_process";
@@ -136,8 +136,9 @@ writeFileSync(
 
 Command: \`pnpm build && pnpm --filter @plant-store/sender bench\` (\`BENCH_EVENTS\`, default 20,000). One run;
 the sink is a bare node:http server in its own process; the raw loop posts the same bodies with undici at the same
-concurrency. The sender's outbox is SQLite in WAL mode with \`synchronous=FULL\` (every claim, attempt record and
-completion is durable); each delivery is signed (HMAC-SHA256) and goes through the SSRF guard. Node
+concurrency. The sender's outbox is SQLite in WAL mode (publishes commit with \`synchronous=FULL\`; claims and
+outcomes with \`synchronous=NORMAL\`, crash-safe); each delivery is signed (HMAC-SHA256), goes through the SSRF guard
+and is sent with undici's \`request\`. Node
 ${process.version}, ${cpus().length} cores shared by the sink, the sender and SQLite, ${new Date().toISOString().slice(0, 10)}.
 
 ${table}
