@@ -16,8 +16,6 @@ import { checkTokenFormat, TOKEN_PREFIX } from "./token-format.js";
 export interface TokenVerifier {
   /** `true` when the token is one of the accepted ones; never says which. */
   verify(token: string): Promise<boolean>;
-  /** The same answer without a promise, where the platform hashes synchronously (node:crypto); else absent. */
-  verifySync?(token: string): boolean;
 }
 
 /**
@@ -33,39 +31,21 @@ export interface TokenVerifier {
  */
 export function buildTokenVerifier(crypto: CryptoProvider, accepted: readonly string[]): TokenVerifier {
   const entries = parseAcceptedList(accepted);
-  const sha256Sync = crypto.sha256Sync;
   let hashes: Promise<Uint8Array[]> | undefined;
-  // With a synchronous SHA-256 the accepted hashes are computed once, now, and checks need no promise.
-  let resolved: Uint8Array[] | undefined = sha256Sync
-    ? entries.map((entry) => (entry.kind === "hash" ? entry.hash : sha256Sync(entry.token)))
-    : undefined;
-  const compare = (presented: Uint8Array, expected: readonly Uint8Array[]): boolean => {
-    let matches = 0;
-    for (const hash of expected) matches |= crypto.timingSafeEqual(presented, hash) ? 1 : 0;
-    return matches === 1;
-  };
-  // A damaged psk_ token cannot be one we issued; the checksum is public, so rejecting early leaks nothing.
-  const plausible = (token: unknown): token is string =>
-    typeof token === "string" &&
-    token !== "" &&
-    (!token.startsWith(TOKEN_PREFIX) || checkTokenFormat(token).ok);
+  let resolved: Uint8Array[] | undefined;
   return {
     async verify(token) {
-      if (!plausible(token)) return false;
-      if (!resolved) {
-        hashes ??= Promise.all(entries.map((entry) => hashOf(crypto, entry)));
-        resolved = await hashes;
-      }
+      if (typeof token !== "string" || token === "") return false;
+      // A damaged psk_ token cannot be one we issued; the checksum is public, so rejecting early leaks nothing.
+      if (token.startsWith(TOKEN_PREFIX) && !checkTokenFormat(token).ok) return false;
+      hashes ??= Promise.all(entries.map((entry) => hashOf(crypto, entry)));
+      resolved ??= await hashes;
       const expected = resolved;
-      const presented = sha256Sync ? sha256Sync(token) : await crypto.sha256(utf8Encode(token));
-      return compare(presented, expected);
+      const presented = crypto.sha256Sync ? crypto.sha256Sync(token) : await crypto.sha256(utf8Encode(token));
+      let matches = 0;
+      for (const hash of expected) matches |= crypto.timingSafeEqual(presented, hash) ? 1 : 0;
+      return matches === 1;
     },
-    ...(sha256Sync && {
-      verifySync(token: string) {
-        if (!plausible(token)) return false;
-        return compare(sha256Sync(token), resolved as Uint8Array[]);
-      },
-    }),
   };
 }
 

@@ -6,7 +6,7 @@ import {
   type TokenVerifier,
 } from "../auth/index.js";
 import { type NewPlant, type NewPlantLossless, parseNewPlant } from "../events/index.js";
-import { createSyncVerifier, createVerifier, type VerifyResult } from "../signing/index.js";
+import { createVerifier } from "../signing/index.js";
 import { errorResponse, okResponse } from "./responses.js";
 import type {
   DedupStore,
@@ -95,7 +95,6 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const secrets = options.secrets && options.secrets.length > 0 ? options.secrets : null;
   // Secrets are decoded once, here: a bad one throws now (a configuration error), not on every request.
   const verify = secrets ? createVerifier(secrets) : null;
-  const verifySync = secrets ? createSyncVerifier(secrets) : null;
   const toleranceSeconds = options.toleranceSeconds ?? 300;
   const now = options.now ?? Date.now;
   const mode = options.mode ?? "safe";
@@ -139,25 +138,16 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     );
   }
 
-  // Each stage answers synchronously where it can (node:crypto hashes and HMACs without a promise), so a request
-  // costs promises only where something is really awaited: a Web Crypto platform, a dedup store, onEvent.
-  function handle(request: WebhookRequest): Promise<WebhookResponse> {
+  async function handle(request: WebhookRequest): Promise<WebhookResponse> {
     try {
-      const response = run(request);
-      return response instanceof Promise ? response.catch(pipelineFailed) : Promise.resolve(response);
+      return await run(request);
     } catch (error) {
-      return Promise.resolve(pipelineFailed(error));
+      logger?.error("webhook pipeline failed", { error: errorMessage(error) });
+      return errorResponse(503, "The event could not be processed right now. Retry later.");
     }
   }
 
-  function pipelineFailed(error: unknown): WebhookResponse {
-    logger?.error("webhook pipeline failed", { error: errorMessage(error) });
-    return errorResponse(503, "The event could not be processed right now. Retry later.");
-  }
-
-  type Pending = WebhookResponse | Promise<WebhookResponse>;
-
-  function run(request: WebhookRequest): Pending {
+  async function run(request: WebhookRequest): Promise<WebhookResponse> {
     const early = preflight(request);
     if (early) return early;
     if (request.body.byteLength > maxBodyBytes) return tooLarge();
@@ -173,12 +163,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         "www-authenticate": bearerChallenge({ realm, error: "invalid_request" }),
       });
     }
-    if (tokens.verifySync) return afterToken(request, tokens.verifySync(auth.token));
-    return tokens.verify(auth.token).then((accepted) => afterToken(request, accepted));
-  }
-
-  function afterToken(request: WebhookRequest, accepted: boolean): Pending {
-    if (!accepted) {
+    if (!(await tokens.verify(auth.token))) {
       return errorResponse(
         401,
         "The bearer token is not accepted. Check the token configured for this receiver.",
@@ -190,6 +175,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
     const id = request.headers(WEBHOOK_HEADERS.id) ?? null;
     const rawTimestamp = request.headers(WEBHOOK_HEADERS.timestamp) ?? null;
+    let timestamp: number | null = null;
     if (verify) {
       const signature = request.headers(WEBHOOK_HEADERS.signature);
       if (!id || !rawTimestamp || !signature) {
@@ -198,73 +184,57 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
           "This receiver requires signed webhooks: send webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks).",
         );
       }
-      const input = { id, timestamp: rawTimestamp, signature, body: request.body, now, toleranceSeconds };
-      if (verifySync) return afterSignature(request, id, verifySync(input));
-      return verify(input).then((verdict) => afterSignature(request, id, verdict));
+      const verdict = await verify({
+        id,
+        timestamp: rawTimestamp,
+        signature,
+        body: request.body,
+        now,
+        toleranceSeconds,
+      });
+      if (!verdict.ok) {
+        const status =
+          verdict.code.startsWith("malformed_") || verdict.code === "missing_headers" ? 400 : 401;
+        return errorResponse(status, verdict.message);
+      }
+      timestamp = verdict.timestamp;
+    } else {
+      if (id !== null && (id.length === 0 || id.length > MAX_ID_LENGTH || /[^\x21-\x7e]/.test(id))) {
+        return errorResponse(
+          400,
+          `Malformed webhook-id: send 1 to ${MAX_ID_LENGTH} visible ASCII characters, the same on every retry.`,
+        );
+      }
+      if (rawTimestamp !== null) {
+        if (!/^\d{1,12}$/.test(rawTimestamp)) {
+          return errorResponse(400, "Malformed webhook-timestamp: send unix time in whole seconds.");
+        }
+        timestamp = Number(rawTimestamp);
+      }
     }
-    if (id !== null && (id.length === 0 || id.length > MAX_ID_LENGTH || /[^\x21-\x7e]/.test(id))) {
-      return errorResponse(
-        400,
-        `Malformed webhook-id: send 1 to ${MAX_ID_LENGTH} visible ASCII characters, the same on every retry.`,
-      );
-    }
-    if (rawTimestamp !== null && !/^\d{1,12}$/.test(rawTimestamp)) {
-      return errorResponse(400, "Malformed webhook-timestamp: send unix time in whole seconds.");
-    }
-    return accept(request, id, rawTimestamp === null ? null : Number(rawTimestamp));
-  }
 
-  function afterSignature(request: WebhookRequest, id: string, verdict: VerifyResult): Pending {
-    if (!verdict.ok) {
-      const status = verdict.code.startsWith("malformed_") || verdict.code === "missing_headers" ? 400 : 401;
-      return errorResponse(status, verdict.message);
-    }
-    return accept(request, id, verdict.timestamp);
-  }
-
-  function accept(request: WebhookRequest, id: string | null, timestamp: number | null): Pending {
     const parsed =
       mode === "lossless" ? parseNewPlant(request.body, { mode: "lossless" }) : parseNewPlant(request.body);
     if (!parsed.ok) return errorResponse(parsed.kind === "json" ? 400 : 422, parsed.message);
-    const event: ReceivedEvent = {
-      id,
-      timestamp,
-      payload: parsed.value,
-      body: request.body,
-      headers: keptHeaders(request.headers),
-    };
-    if (id !== null && dedup) return deliverDeduplicated(id, event).catch((error) => storeFailed(id, error));
+
     try {
-      const result = onEvent(event);
-      if (isThenable(result)) {
-        return Promise.resolve(result).then(
-          (value) => okResponse(value?.duplicate === true),
-          (error) => storeFailed(id, error),
-        );
-      }
+      if (id !== null && dedup && (await dedup.has(id))) return okResponse(true);
+      const result = await onEvent({
+        id,
+        timestamp,
+        payload: parsed.value,
+        body: request.body,
+        headers: keptHeaders(request.headers),
+      });
+      if (id !== null && dedup) await dedup.add(id);
       return okResponse(result?.duplicate === true);
     } catch (error) {
-      return storeFailed(id, error);
+      logger?.error("storing the event failed", { webhookId: id, error: errorMessage(error) });
+      return errorResponse(503, "The event could not be stored right now. It was not accepted; retry later.");
     }
   }
 
-  async function deliverDeduplicated(id: string, event: ReceivedEvent): Promise<WebhookResponse> {
-    if (dedup && (await dedup.has(id))) return okResponse(true);
-    const result = await onEvent(event);
-    await dedup?.add(id);
-    return okResponse(result?.duplicate === true);
-  }
-
-  function storeFailed(id: string | null, error: unknown): WebhookResponse {
-    logger?.error("storing the event failed", { webhookId: id, error: errorMessage(error) });
-    return errorResponse(503, "The event could not be stored right now. It was not accepted; retry later.");
-  }
-
   return { maxBodyBytes, preflight, handle, tooLarge };
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
 function isJsonContentType(value: string | null | undefined): boolean {

@@ -5,11 +5,10 @@
  * @module
  */
 import * as platformCrypto from "#crypto";
-import type { CryptoProvider } from "../crypto/types.js";
 import { createSigning } from "./create-signing.js";
 import { parseSecrets } from "./secret.js";
 import type { SignedMessage } from "./sign.js";
-import { type VerifyInput, type VerifyResult, verifyWithKeys, verifyWithKeysSync } from "./verify.js";
+import { type VerifyInput, type VerifyResult, verifyWithKeys } from "./verify.js";
 
 export { createSigning, type Signing } from "./create-signing.js";
 export { parseSecret, SECRET_PREFIX } from "./secret.js";
@@ -93,24 +92,4 @@ export function createVerifier(
 ): (input: Omit<VerifyInput, "secrets">) => Promise<VerifyResult> {
   const keys = parseSecrets(secrets);
   return (input) => verifyWithKeys(platformCrypto, keys, { ...input, secrets });
-}
-
-/**
- * {@link createVerifier} without a promise, when this platform's crypto has a synchronous HMAC (node:crypto);
- * `null` otherwise. Internal: the receive pipeline's hot path.
- *
- * @example
- * ```ts
- * const check = createSyncVerifier(["whsec_…"]);
- * const result = check ? check({ id, timestamp, signature, body }) : await createVerifier(["whsec_…"])(input);
- * ```
- */
-export function createSyncVerifier(
-  secrets: readonly string[],
-): ((input: Omit<VerifyInput, "secrets">) => VerifyResult) | null {
-  const hmacSha256Sync = (platformCrypto as CryptoProvider).hmacSha256Sync;
-  if (!hmacSha256Sync) return null;
-  const keys = parseSecrets(secrets);
-  const crypto = { ...(platformCrypto as CryptoProvider), hmacSha256Sync };
-  return (input) => verifyWithKeysSync(crypto, keys, { ...input, secrets });
 }

@@ -90,47 +90,6 @@ export async function verifyWithKeys(
   keys: readonly Uint8Array[],
   input: VerifyInput,
 ): Promise<VerifyResult> {
-  const prepared = prepare(input);
-  if ("ok" in prepared) return prepared;
-  const hmacSync = crypto.hmacSha256Sync;
-  const expected = hmacSync
-    ? keys.map((key) => hmacSync(key, prepared.content))
-    : await Promise.all(keys.map((key) => crypto.hmacSha256(key, prepared.content)));
-  return judge(crypto, expected, prepared);
-}
-
-/**
- * {@link verifyWithKeys} without a promise, for crypto implementations with a synchronous HMAC (node:crypto):
- * the receive pipeline's hot path.
- *
- * @example
- * ```ts
- * import * as node from "./crypto/node.js";
- * const result = verifyWithKeysSync(node, parseSecrets(secrets), { secrets, id, timestamp, signature, body });
- * ```
- */
-export function verifyWithKeysSync(
-  crypto: CryptoProvider & Required<Pick<CryptoProvider, "hmacSha256Sync">>,
-  keys: readonly Uint8Array[],
-  input: VerifyInput,
-): VerifyResult {
-  const prepared = prepare(input);
-  if ("ok" in prepared) return prepared;
-  return judge(
-    crypto,
-    keys.map((key) => crypto.hmacSha256Sync(key, prepared.content)),
-    prepared,
-  );
-}
-
-interface Prepared {
-  content: Uint8Array;
-  candidates: Uint8Array[];
-  timestamp: number;
-}
-
-/** Everything before the HMAC: headers, timestamp window, signature syntax; a failure or what to compare. */
-function prepare(input: VerifyInput): Prepared | VerifyResult {
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!Number.isFinite(tolerance) || tolerance < 0) {
     throw new PlantStoreError("invalid_option", "toleranceSeconds must be a non-negative number of seconds.");
@@ -184,14 +143,14 @@ function prepare(input: VerifyInput): Prepared | VerifyResult {
     );
   }
 
-  return { content: signedContent(id, rawTimestamp, input.body), candidates: parsed.v1, timestamp };
-}
-
-/** Every expected MAC against every presented v1 signature, in constant time, without stopping at a match. */
-function judge(crypto: CryptoProvider, expected: readonly Uint8Array[], prepared: Prepared): VerifyResult {
+  const content = signedContent(id, rawTimestamp, input.body);
+  const hmacSync = crypto.hmacSha256Sync;
+  const expected = hmacSync
+    ? keys.map((key) => hmacSync(key, content))
+    : await Promise.all(keys.map((key) => crypto.hmacSha256(key, content)));
   let matches = 0;
   for (const mac of expected) {
-    for (const candidate of prepared.candidates) matches |= crypto.timingSafeEqual(mac, candidate) ? 1 : 0;
+    for (const candidate of parsed.v1) matches |= crypto.timingSafeEqual(mac, candidate) ? 1 : 0;
   }
   if (matches !== 1) {
     return fail(
@@ -199,7 +158,7 @@ function judge(crypto: CryptoProvider, expected: readonly Uint8Array[], prepared
       "No v1 signature matches this body with any configured secret. Check that sender and receiver share the same whsec_ secret and that the raw body reaches verification unchanged (not re-serialized or re-encoded).",
     );
   }
-  return { ok: true, timestamp: prepared.timestamp };
+  return { ok: true, timestamp };
 }
 
 function fail(code: VerifyFailure, message: string): VerifyResult {
