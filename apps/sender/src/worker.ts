@@ -6,8 +6,8 @@ import type { SenderMetrics } from "./metrics.js";
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
   store: Store;
-  /** How attempts are sent (the sender passes its SSRF guard's); default core's fetch-based one. */
-  transport?: Transport;
+  /** How attempts are sent: the SSRF guard's (`createGuardedFetch(...).transport`). Required, so no worker sends unguarded. */
+  transport: Transport;
   metrics?: SenderMetrics;
   logger?: Logger;
   /** Deliveries in flight in all. Default 64. */
@@ -71,7 +71,7 @@ export function startWorker(options: WorkerOptions): Worker {
     const outcome = await deliver(
       { url: subscription.url, token: subscription.token, secrets: subscription.secrets },
       { id: message.id, body: message.body },
-      { ...(options.transport && { transport: options.transport }), timeoutMs },
+      { transport: options.transport, timeoutMs },
     );
     const blocked = outcome.kind === "failed" && /SSRF guard/.test(outcome.error ?? "");
     const label = blocked ? "blocked" : outcome.kind;
