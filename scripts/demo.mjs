@@ -137,7 +137,7 @@ for (const { messageId, body } of published) {
 }
 
 say(`\n${ok}/${published.length} events signed, delivered, verified and stored exactly once.`);
-say("\nData files (SQLite, WAL, synchronous=FULL):");
+say("\nData files (SQLite, WAL; inbox writes and publishes commit with synchronous=FULL):");
 say(`   ${relative(process.cwd(), receiverDb)}   the receiver's inbox`);
 say(`   ${relative(process.cwd(), senderDb)}     the sender's subscriptions and outbox`);
 say("\nKeep both apps running yourself:");
