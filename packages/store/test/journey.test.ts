@@ -79,7 +79,8 @@ it("delivers a published event into a receiver's inbox, retrying a 503 with the 
       { id: messageId, status: 200, duplicate: false },
     ]);
     const [delivery] = (await outbox.outbox.listDeliveries()).items;
-    expect(delivery).toMatchObject({ state: "delivered", attempts: 2, lastStatus: 200 });
+    // The successful attempt clears the error the failed one left.
+    expect(delivery).toMatchObject({ state: "delivered", attempts: 2, lastStatus: 200, lastError: null });
     expect((await outbox.outbox.listAttempts(delivery!.id)).map((a) => [a.status, a.responseBody])).toEqual([
       [503, "busy"],
       [200, ""],
