@@ -33,18 +33,18 @@ export interface SqliteInbox extends Inbox {
  */
 export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
   const keep = keptHeaderSet(ctx.options.keepHeaders);
+  // No RETURNING: SQLite materialises RETURNING rows through a temporary table, which made each insert take
+  // about twice as long. `changes` tells a duplicate (0) from an insert, `lastInsertRowid` is its seq.
   const insert = ctx.sql(
     `INSERT INTO inbox_events (webhook_id, body, headers, received_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (webhook_id) DO NOTHING RETURNING seq`,
+     ON CONFLICT (webhook_id) DO NOTHING`,
   );
   const writeBatch = ctx.db.transaction((rows: PendingRow[]): InboxRecordResult[] =>
     rows.map((row): InboxRecordResult => {
-      const inserted = insert.get(row.webhookId, row.body, JSON.stringify(row.headers), row.receivedAt) as
-        | { seq: number }
-        | undefined;
-      if (!inserted) return { duplicate: true, webhookId: row.webhookId };
+      const inserted = insert.run(row.webhookId, row.body, JSON.stringify(row.headers), row.receivedAt);
+      if (inserted.changes === 0) return { duplicate: true, webhookId: row.webhookId };
       const event: InboxEvent = {
-        seq: inserted.seq,
+        seq: Number(inserted.lastInsertRowid),
         webhookId: row.webhookId,
         body: row.body,
         headers: row.headers,
