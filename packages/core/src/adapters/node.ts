@@ -98,7 +98,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Arra
       chunks.push(chunk);
     };
     const onEnd = () => {
-      cleanup();
+      // No cleanup: the request is over and its listeners go with it (removing four cost a measurable share).
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
     const onAbort = () => {

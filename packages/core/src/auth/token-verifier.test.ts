@@ -41,13 +41,12 @@ describe.each(implementations)("token verifier on $implementation crypto", (cryp
 });
 
 describe("token verifier", () => {
-  it("rejects a psk_ token with a broken checksum before comparing anything", async () => {
+  it("rejects a psk_ token with a broken checksum, through the same constant-time comparison", async () => {
     const calls = spyCrypto(implementations[0] as CryptoProvider);
     const verifier = createAuth(calls.crypto).createTokenVerifier([tokenA]);
     const typo = `${tokenA.slice(0, 10)}${tokenA[10] === "a" ? "b" : "a"}${tokenA.slice(11)}`;
     expect(await verifier.verify(typo)).toBe(false);
-    expect(calls.sha256).toBe(0);
-    expect(calls.compare).toBe(0);
+    expect(calls.compare).toBe(1);
   });
 
   it("hashes the presented token once and compares it with every accepted hash, even after a match", async () => {

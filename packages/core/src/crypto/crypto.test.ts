@@ -80,4 +80,22 @@ describe("node and web implementations", () => {
       { numRuns: 50 },
     );
   });
+
+  it("MACs parts as their concatenation (strings as UTF-8), and hashes strings as UTF-8", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 1, maxLength: 64 }),
+        fc.string({ unit: "grapheme", maxLength: 40 }),
+        fc.uint8Array({ maxLength: 200 }),
+        async (key, head, body) => {
+          const joined = new Uint8Array([...utf8Encode(head), ...body]);
+          const whole = toHex(await web.hmacSha256(key, joined));
+          expect(toHex(node.hmacSha256Sync(key, head, body))).toBe(whole);
+          expect(toHex(node.hmacSha256Sync(key, joined))).toBe(whole);
+          expect(toHex(node.sha256Sync(head))).toBe(toHex(await web.sha256(utf8Encode(head))));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
 });

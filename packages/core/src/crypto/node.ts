@@ -5,9 +5,9 @@
  * @module
  */
 import {
-  createHash,
   createHmac,
   createSecretKey,
+  hash,
   type KeyObject,
   timingSafeEqual as nodeTimingSafeEqual,
   randomFillSync,
@@ -44,8 +44,10 @@ export async function hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uin
  * hmacSha256Sync(utf8Encode("key"), utf8Encode("message")).length; // 32
  * ```
  */
-export function hmacSha256Sync(key: Uint8Array, data: Uint8Array): Uint8Array {
-  return plain(createHmac("sha256", keyObject(key)).update(data).digest());
+export function hmacSha256Sync(key: Uint8Array, ...parts: (Uint8Array | string)[]): Uint8Array {
+  const mac = createHmac("sha256", keyObject(key));
+  for (const part of parts) mac.update(part);
+  return plain(mac.digest());
 }
 
 /**
@@ -57,7 +59,8 @@ export function hmacSha256Sync(key: Uint8Array, data: Uint8Array): Uint8Array {
  * ```
  */
 export function sha256Sync(data: Uint8Array | string): Uint8Array {
-  return plain(createHash("sha256").update(data).digest());
+  // The one-shot crypto.hash (Node >= 20.12) skips the Hash object: about half the time of createHash.
+  return plain(hash("sha256", data, "buffer"));
 }
 
 // Importing raw key bytes on every HMAC is a measurable share of a verification; the same key array (secrets
@@ -81,7 +84,7 @@ function keyObject(key: Uint8Array): KeyObject {
  * ```
  */
 export async function sha256(data: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(createHash("sha256").update(data).digest());
+  return new Uint8Array(hash("sha256", data, "buffer"));
 }
 
 /**

@@ -12,8 +12,11 @@ export interface CryptoProvider {
   readonly implementation: "node" | "web";
   hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array>;
   sha256(data: Uint8Array): Promise<Uint8Array>;
-  /** Synchronous HMAC where the platform has one (node:crypto); hot paths use it to skip a promise per call. */
-  hmacSha256Sync?(key: Uint8Array, data: Uint8Array): Uint8Array;
+  /**
+   * Synchronous HMAC where the platform has one (node:crypto); hot paths use it to skip a promise per call. The
+   * MAC covers the parts in order (strings as UTF-8), so callers need not concatenate them first.
+   */
+  hmacSha256Sync?(key: Uint8Array, ...parts: (Uint8Array | string)[]): Uint8Array;
   /** Synchronous SHA-256 where the platform has one (node:crypto). */
   sha256Sync?(data: Uint8Array | string): Uint8Array;
   randomBytes(length: number): Uint8Array;

@@ -237,8 +237,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   return { maxBodyBytes, preflight, handle, tooLarge };
 }
 
+// Senders repeat the same Content-Type on every request; the last accepted value skips the parse (a pure
+// function's verdict, so caching it is safe).
+let lastJsonContentType = "application/json";
+
 function isJsonContentType(value: string | null | undefined): boolean {
   if (!value) return false;
+  if (value === lastJsonContentType) return true;
+  if (!parseJsonContentType(value)) return false;
+  lastJsonContentType = value;
+  return true;
+}
+
+function parseJsonContentType(value: string): boolean {
   const [type, ...params] = value.split(";");
   if (type?.trim().toLowerCase() !== "application/json") return false;
   for (const param of params) {

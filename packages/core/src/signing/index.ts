@@ -91,5 +91,5 @@ export function createVerifier(
   secrets: readonly string[],
 ): (input: Omit<VerifyInput, "secrets">) => Promise<VerifyResult> {
   const keys = parseSecrets(secrets);
-  return (input) => verifyWithKeys(platformCrypto, keys, { ...input, secrets });
+  return (input) => verifyWithKeys(platformCrypto, keys, input);
 }

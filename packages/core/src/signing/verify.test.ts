@@ -214,9 +214,9 @@ function countingCrypto(base: CryptoProvider) {
       },
       // The synchronous variant (node:crypto) is the one the hot path takes; it counts the same.
       ...(base.hmacSha256Sync && {
-        hmacSha256Sync: (key: Uint8Array, data: Uint8Array) => {
+        hmacSha256Sync: (key: Uint8Array, ...parts: (Uint8Array | string)[]) => {
           counts.hmac++;
-          return base.hmacSha256Sync!(key, data);
+          return base.hmacSha256Sync!(key, ...parts);
         },
       }),
       timingSafeEqual: (a: Uint8Array, b: Uint8Array) => {
