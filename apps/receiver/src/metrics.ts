@@ -7,6 +7,8 @@ export interface ReceiverMetrics {
   latency: Histogram<"status">;
   duplicates: Counter;
   inboxSize: Gauge;
+  /** Counts one webhook request and observes its latency (label children cached per status). */
+  observeRequest(status: number, seconds: number): void;
 }
 
 /**
@@ -46,5 +48,18 @@ export function createMetrics(inboxSize: () => Promise<number>): ReceiverMetrics
       this.set(await inboxSize());
     },
   });
-  return { registry, requests, latency, duplicates, inboxSize: size };
+  // Looking a child up by label object hashes the labels on every call; a handful of statuses exist, so
+  // each gets its children once.
+  const children = new Map<number, { count: { inc(): void }; time: { observe(value: number): void } }>();
+  const observeRequest = (status: number, seconds: number) => {
+    let child = children.get(status);
+    if (!child) {
+      const label = String(status);
+      child = { count: requests.labels(label), time: latency.labels(label) };
+      children.set(status, child);
+    }
+    child.count.inc();
+    child.time.observe(seconds);
+  };
+  return { registry, requests, latency, duplicates, inboxSize: size, observeRequest };
 }
