@@ -1,8 +1,8 @@
 // Receiver benchmark, one run: autocannon in its own process against four servers, each in its own process.
-//   pnpm build && pnpm --filter @plant-store/receiver bench      (BENCH_SECONDS=8 by default)
+//   pnpm build && pnpm --filter @plant-store/receiver bench      (BENCH_ROUNDS=3, BENCH_SECONDS=8 by default)
 // Ratios are against the bare node:http server measured in the same run.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,36 +50,65 @@ async function start(args) {
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
-const results = [];
-for (const [i, target] of targets.entries()) {
-  const server = await start(target.args);
-  await run(process.execPath, [here("./load.mjs"), server.url, token, secret, "2", `warm${i}`]); // warm-up
-  const { stdout } = await run(
-    process.execPath,
-    [here("./load.mjs"), server.url, token, secret, seconds, `run${i}`],
-    {
-      maxBuffer: 1 << 20,
-    },
-  );
-  const result = JSON.parse(stdout);
-  server.child.kill("SIGTERM");
-  await new Promise((r) => server.child.once("exit", r));
-  if (result.non2xx || result.errors || !result.unique) throw new Error(`${target.name}: ${stdout}`);
-  results.push({ ...target, ...result });
-  console.error(
-    `${target.name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`,
-  );
+// Rounds: every target is measured once per round, in turn, and each ratio is taken against the bare server of
+// the same round. The machine's speed drifts by tens of percent within minutes (shared cores), so one long run
+// per target compares a fast minute with a slow one; the median of per-round ratios does not.
+const rounds = Number(process.env.BENCH_ROUNDS ?? "3");
+const results = targets.map((target) => ({ ...target, runs: [] }));
+for (let round = 0; round < rounds; round++) {
+  for (const [i, target] of results.entries()) {
+    const server = await start(target.args);
+    await run(process.execPath, [here("./load.mjs"), server.url, token, secret, "2", `warm${round}_${i}`]);
+    const cpuBefore = cpuMillis(server.child.pid);
+    const { stdout } = await run(
+      process.execPath,
+      [here("./load.mjs"), server.url, token, secret, seconds, `run${round}_${i}`],
+      { maxBuffer: 1 << 20 },
+    );
+    const cpuAfter = cpuMillis(server.child.pid);
+    server.child.kill("SIGTERM");
+    await new Promise((r) => server.child.once("exit", r));
+    rmSync(join(dir, "bench.db"), { force: true });
+    rmSync(join(dir, "bench.db-wal"), { force: true });
+    rmSync(join(dir, "bench.db-shm"), { force: true });
+    const result = JSON.parse(stdout);
+    if (result.non2xx || result.errors || !result.unique) throw new Error(`${target.name}: ${stdout}`);
+    const cpuPerRequest =
+      cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / result.total;
+    target.runs.push({ ...result, cpuPerRequest });
+    console.error(
+      `round ${round + 1}/${rounds} ${target.name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms` +
+        (cpuPerRequest === null ? "" : `, server CPU ${cpuPerRequest.toFixed(1)} µs/req`),
+    );
+  }
 }
 rmSync(dir, { recursive: true, force: true });
 
-const bare = results[0].rps;
-const rows = results.map(
-  (r) =>
-    `| ${r.name} | ${Math.round(r.rps).toLocaleString("en-US")} | ${r.p50} | ${r.p99} | ${(r.rps / bare).toFixed(2)}× |`,
-);
+// Server CPU (user + system) from /proc, in ms; null where there is no /proc (the column then says n/a).
+function cpuMillis(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks at USER_HZ = 100
+  } catch {
+    return null;
+  }
+}
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const bare = results[0];
+const rows = results.map((r) => {
+  const ratio = median(r.runs.map((run, k) => run.rps / bare.runs[k].rps));
+  const cpu = r.runs.every((run) => run.cpuPerRequest !== null)
+    ? median(r.runs.map((run) => run.cpuPerRequest)).toFixed(1)
+    : "n/a";
+  return `| ${r.name} | ${Math.round(median(r.runs.map((run) => run.rps))).toLocaleString("en-US")} | ${median(r.runs.map((run) => run.p50))} | ${median(r.runs.map((run) => run.p99))} | ${cpu} | ${ratio.toFixed(2)}× |`;
+});
 const table = [
-  "| target | req/s | p50 ms | p99 ms | × bare |",
-  "| --- | ---: | ---: | ---: | ---: |",
+  "| target | req/s | p50 ms | p99 ms | server CPU µs/req | × bare |",
+  "| --- | ---: | ---: | ---: | ---: | ---: |",
   ...rows,
 ].join("\n");
 console.log(table);
@@ -87,11 +116,14 @@ writeFileSync(
   here("../BENCH.md"),
   `# plant-store-receiver benchmark
 
-Command: \`pnpm build && pnpm --filter @plant-store/receiver bench\` (\`BENCH_SECONDS\`, default 8 s per target after a
-2 s warm-up). autocannon runs in its own process with 50 connections; every request carries a unique
-\`webhook-id\` and a valid Standard Webhooks signature (signed before the run). Each server runs in its own
-process; ours logs one JSON line per request, as in production. Ratios are against the bare server of the same
-run. Node ${process.version}, ${cpus().length} cores shared with the load generator, ${new Date().toISOString().slice(0, 10)}.
+Command: \`pnpm build && pnpm --filter @plant-store/receiver bench\` (\`BENCH_ROUNDS\`, default 3;
+\`BENCH_SECONDS\`, default 8 s per target and round, after a 2 s warm-up). autocannon runs in its own process with
+50 connections; every request carries a unique \`webhook-id\` and a valid Standard Webhooks signature (signed
+before the run). Each server runs in its own process; ours logs one JSON line per request, as in production.
+Every round measures each target in turn; figures are medians over the rounds, and "× bare" is the median of
+each round's ratio to the bare server of that same round. Server CPU is the server process's user + system time
+per request (from /proc): it does not depend on how fast the load generator is. Node ${process.version},
+${cpus().length} cores shared with the load generator, ${new Date().toISOString().slice(0, 10)}.
 
 ${table}
 
