@@ -47,6 +47,8 @@ export function describeError(error: unknown, sensitive: readonly string[] = [])
  * ```
  */
 export function redact(text: string, sensitive: readonly string[]): string {
+  // Nearly always nothing to replace (a response body, an error message): checked before anything is copied.
+  if (!sensitive.some((value) => value !== "" && text.includes(value))) return text;
   let out = text;
   // Longest first, so a secret containing another is removed whole.
   for (const value of [...sensitive].sort((a, b) => b.length - a.length)) {
