@@ -17,7 +17,7 @@ import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec
 import { toMillis } from "../shared/time.js";
 import { checkKey, checkPositiveInt } from "../shared/validate.js";
 import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
-import { CLAIM_DUE, CLAIMED_DETAILS, LEASE_ONE, OLDEST_DUE, STATE_COUNTS } from "./outbox-sql.js";
+import { CLAIM_DUE, CLAIMED_SUBSCRIPTION, LEASE_ONE, OLDEST_DUE, STATE_COUNTS } from "./outbox-sql.js";
 
 const STATES: readonly DeliveryState[] = ["pending", "leased", "delivered", "failed"];
 
@@ -25,6 +25,18 @@ interface LeasedRow {
   subscription_id: string;
   attempts: number;
   lease_owner: string | null;
+  enabled: number;
+  failing_since: number | null;
+}
+
+interface DueRow {
+  id: number;
+  due_at: number;
+  attempts: number;
+  subscription_id: string;
+  message_id: string;
+  body: Uint8Array;
+  created_at: number;
 }
 
 /**
@@ -62,44 +74,53 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
   });
 
   const claim = ctx.db.transaction((limit: number, leaseMs: number, workerId: string, at: number) => {
-    const due = ctx.sql(CLAIM_DUE).all(at, limit) as { id: number; due_at: number; attempts: number }[];
+    const due = ctx.sql(CLAIM_DUE).all(at, limit) as DueRow[];
     const leaseToken = randomUUID();
     const leaseUntil = at + leaseMs;
+    const leaseExpiresAt = new Date(leaseUntil);
     const lease = ctx.sql(LEASE_ONE);
-    const details = ctx.sql(CLAIMED_DETAILS);
+    // A claim's rows mostly share a few subscriptions: each is read and its secrets opened once per claim.
+    const subscriptions = new Map<string, ClaimedDelivery["subscription"]>();
+    const subscriptionOf = (id: string): ClaimedDelivery["subscription"] => {
+      let subscription = subscriptions.get(id);
+      if (!subscription) {
+        const s = ctx.sql(CLAIMED_SUBSCRIPTION).get(id) as {
+          id: string;
+          url: string;
+          token: string;
+          secrets: string;
+        };
+        subscription = {
+          id: s.id,
+          url: s.url,
+          token: ctx.box.open(s.token, `${s.id}:token`),
+          secrets: activeSecretsOf(ctx.box, s.id, JSON.parse(s.secrets) as StoredSecret[], at),
+        };
+        subscriptions.set(id, subscription);
+      }
+      return subscription;
+    };
     return due.map((row): ClaimedDelivery => {
       lease.run(leaseUntil, workerId, leaseToken, at, row.id);
-      const d = details.get(row.id) as {
-        message_id: string;
-        body: Uint8Array;
-        created_at: number;
-        subscription_id: string;
-        url: string;
-        token: string;
-        secrets: string;
-      };
       return {
         id: row.id,
         leaseToken,
         attempt: row.attempts + 1,
-        leaseExpiresAt: new Date(leaseUntil),
+        leaseExpiresAt,
         dueAt: new Date(row.due_at),
-        message: { id: d.message_id, body: d.body, createdAt: new Date(d.created_at) },
-        subscription: {
-          id: d.subscription_id,
-          url: d.url,
-          token: ctx.box.open(d.token, `${d.subscription_id}:token`),
-          secrets: activeSecretsOf(ctx.box, d.subscription_id, JSON.parse(d.secrets) as StoredSecret[], at),
-        },
+        message: { id: row.message_id, body: row.body, createdAt: new Date(row.created_at) },
+        subscription: subscriptionOf(row.subscription_id),
       };
     });
   });
 
-  /** The leased row, or `lease_lost` if another worker (or nobody) holds it now. */
+  /** The leased row and its subscription's state, or `lease_lost` if another worker (or nobody) holds it now. */
   const leased = (lease: LeaseRef): LeasedRow => {
     const row = ctx
       .sql(
-        "SELECT subscription_id, attempts, lease_owner FROM deliveries WHERE id = ? AND state = 'leased' AND lease_token = ?",
+        `SELECT d.subscription_id, d.attempts, d.lease_owner, s.enabled, s.failing_since
+         FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
+         WHERE d.id = ? AND d.state = 'leased' AND d.lease_token = ?`,
       )
       .get(lease?.id, lease?.leaseToken) as LeasedRow | undefined;
     if (!row) {
@@ -110,7 +131,7 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
     }
     return row;
   };
-  const logAttempt = (lease: LeaseRef, row: LeasedRow, a: AttemptValues): number => {
+  const insertAttempt = (lease: LeaseRef, row: LeasedRow, a: AttemptValues): number => {
     const attempt = row.attempts + 1;
     ctx
       .sql(
@@ -118,66 +139,82 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(lease.id, attempt, a.at, a.status, a.latencyMs, a.responseBody, a.error, row.lease_owner);
+    return attempt;
+  };
+  const logAttempt = (lease: LeaseRef, row: LeasedRow, a: AttemptValues): void => {
+    const attempt = insertAttempt(lease, row, a);
     ctx
       .sql("UPDATE deliveries SET attempts = ?, last_status = ?, last_error = ?, updated_at = ? WHERE id = ?")
       .run(attempt, a.status, a.error, now(), lease.id);
-    return attempt;
-  };
-  const streak = (subscriptionId: string, ok: boolean, at: number) => {
-    if (ok) {
-      ctx
-        .sql("UPDATE subscriptions SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL")
-        .run(subscriptionId);
-    } else {
-      ctx
-        .sql("UPDATE subscriptions SET failing_since = ? WHERE id = ? AND failing_since IS NULL")
-        .run(at, subscriptionId);
-    }
   };
   const attemptOf = (input: AttemptInput | undefined) => (input ? attemptValues(input, now()) : undefined);
 
-  const finish = ctx.db.transaction(
-    (
-      lease: LeaseRef,
-      outcome: "delivered" | "retry" | "failed" | "release",
-      attempt: AttemptValues | undefined,
-      nextAt: number,
-      reason: string | null,
-    ) => {
-      const row = leased(lease);
-      if (attempt) logAttempt(lease, row, attempt);
-      const at = now();
-      const enabled =
-        ctx.sql("SELECT enabled FROM subscriptions WHERE id = ?").pluck().get(row.subscription_id) === 1;
-      let state: DeliveryState =
-        outcome === "delivered" ? "delivered" : outcome === "failed" ? "failed" : "pending";
-      let error = reason ?? attempt?.error ?? null;
-      if (state === "pending" && !enabled && outcome === "retry") {
-        state = "failed";
-        error = "subscription disabled";
-      }
+  /**
+   * Finishes one leased delivery. The lease is checked before anything is written, so a `lease_lost` leaves no
+   * trace; the attempt row, ONE update of the delivery (state, lease, attempt count, last status and error) and,
+   * only when the streak changes, the subscription's `failing_since` follow.
+   */
+  const finishRow = (
+    lease: LeaseRef,
+    outcome: "delivered" | "retry" | "failed" | "release",
+    attempt: AttemptValues | undefined,
+    nextAt: number,
+    reason: string | null,
+  ): void => {
+    const row = leased(lease);
+    const at = now();
+    let state: DeliveryState =
+      outcome === "delivered" ? "delivered" : outcome === "failed" ? "failed" : "pending";
+    let error = reason ?? attempt?.error ?? null;
+    if (state === "pending" && row.enabled !== 1 && outcome === "retry") {
+      state = "failed";
+      error = "subscription disabled";
+    }
+    const dueAt = state === "pending" ? nextAt : at;
+    const finishedAt = state === "pending" ? null : at;
+    if (attempt) {
+      const attempts = insertAttempt(lease, row, attempt);
+      ctx
+        .sql(
+          `UPDATE deliveries SET state = ?, due_at = ?, lease_owner = NULL, lease_token = NULL, attempts = ?,
+             last_status = ?, last_error = ?, finished_at = ?, updated_at = ? WHERE id = ?`,
+        )
+        .run(state, dueAt, attempts, attempt.status, error, finishedAt, at, lease.id);
+    } else {
       ctx
         .sql(
           `UPDATE deliveries SET state = ?, due_at = ?, lease_owner = NULL, lease_token = NULL,
              last_error = coalesce(?, last_error), finished_at = ?, updated_at = ? WHERE id = ?`,
         )
-        .run(state, state === "pending" ? nextAt : at, error, state === "pending" ? null : at, at, lease.id);
-      if (outcome !== "release") streak(row.subscription_id, outcome === "delivered", attempt?.at ?? at);
-    },
-  );
+        .run(state, dueAt, error, finishedAt, at, lease.id);
+    }
+    if (outcome === "release") return;
+    if (outcome === "delivered") {
+      if (row.failing_since !== null) {
+        ctx.sql("UPDATE subscriptions SET failing_since = NULL WHERE id = ?").run(row.subscription_id);
+      }
+    } else if (row.failing_since === null) {
+      ctx
+        .sql("UPDATE subscriptions SET failing_since = ? WHERE id = ?")
+        .run(attempt?.at ?? at, row.subscription_id);
+    }
+  };
+  const finish = ctx.db.transaction(finishRow);
 
   // Finishing deliveries (complete / reschedule / fail) is group-committed like inbox writes: the calls of one
-  // event-loop turn share ONE transaction, each in its own savepoint so a lost lease fails only its own call;
-  // every promise settles after the commit that holds it. Claims and outcomes commit relaxed (ctx.relaxed: no
+  // event-loop turn share ONE transaction, and a lost lease fails only its own call; every promise settles after the commit that holds it. Claims and outcomes commit relaxed (ctx.relaxed: no
   // fsync, crash-safe; a power loss can only make a delivery pending again, so it is sent once more).
-  type FinishItem = Parameters<typeof finish>;
+  // No savepoint per call: a lost lease is detected before its call writes anything, so it fails alone; any other
+  // error aborts the whole batch (rolled back; every caller gets it and the deliveries are retried after their lease).
+  type FinishItem = Parameters<typeof finishRow>;
   const finishBatch = ctx.db.transaction((items: FinishItem[]) =>
     items.map((item): { ok: true } | { ok: false; error: unknown } => {
       try {
-        finish(...item);
+        finishRow(...item);
         return { ok: true };
       } catch (error) {
-        return { ok: false, error };
+        if (error instanceof StoreConflictError && error.code === "lease_lost") return { ok: false, error };
+        throw error;
       }
     }),
   );
