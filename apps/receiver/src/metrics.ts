@@ -1,3 +1,4 @@
+import { countAndTime } from "@plant-store/app-kit";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /** The receiver's Prometheus metrics, in a registry of its own (several receivers can share a process). */
@@ -48,18 +49,6 @@ export function createMetrics(inboxSize: () => Promise<number>): ReceiverMetrics
       this.set(await inboxSize());
     },
   });
-  // Looking a child up by label object hashes the labels on every call; a handful of statuses exist, so
-  // each gets its children once.
-  const children = new Map<number, { count: { inc(): void }; time: { observe(value: number): void } }>();
-  const observeRequest = (status: number, seconds: number) => {
-    let child = children.get(status);
-    if (!child) {
-      const label = String(status);
-      child = { count: requests.labels(label), time: latency.labels(label) };
-      children.set(status, child);
-    }
-    child.count.inc();
-    child.time.observe(seconds);
-  };
+  const observeRequest = countAndTime(requests, latency);
   return { registry, requests, latency, duplicates, inboxSize: size, observeRequest };
 }

@@ -1,3 +1,4 @@
+import { countAndTime } from "@plant-store/app-kit";
 import type { Store } from "@plant-store/store";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
@@ -6,6 +7,8 @@ export interface SenderMetrics {
   registry: Registry;
   attempts: Counter<"outcome">;
   latency: Histogram<"outcome">;
+  /** Counts one attempt and observes its latency (label children cached per outcome). */
+  observeAttempt(outcome: string, seconds: number): void;
 }
 
 /**
@@ -57,5 +60,5 @@ export function createMetrics(store: Store): SenderMetrics {
       this.set((await current()).oldestDueAgeMs / 1000);
     },
   });
-  return { registry, attempts, latency };
+  return { registry, attempts, latency, observeAttempt: countAndTime(attempts, latency) };
 }

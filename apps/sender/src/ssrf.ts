@@ -189,8 +189,21 @@ export function createGuardedFetch(options: {
     }
     return agent;
   };
+  // An IP literal's verdict depends only on the literal and the allowlist: judged once, not at every attempt
+  // (host names are resolved and judged at every attempt). Bounded, so hostile input cannot grow it.
+  const literalVerdicts = new Map<string, AddressVerdict>();
+  const verdictFor = (url: URL): AddressVerdict | Promise<AddressVerdict> => {
+    const cached = literalVerdicts.get(url.hostname);
+    if (cached) return cached;
+    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+    if (!ipaddr.isValid(host)) return resolveTarget(url, options.allow, resolve);
+    const verdict = checkAddress(host, options.allow);
+    if (literalVerdicts.size >= 1024) literalVerdicts.clear();
+    literalVerdicts.set(url.hostname, verdict);
+    return verdict;
+  };
   const dispatcherFor = async (url: URL): Promise<Agent> => {
-    const verdict = await resolveTarget(url, options.allow, resolve);
+    const verdict = await verdictFor(url);
     if (!verdict.ok) {
       throw Object.assign(new Error(`Refused by the SSRF guard: ${verdict.reason}`), {
         code: BLOCKED_ADDRESS_CODE,
@@ -223,7 +236,13 @@ export function createGuardedFetch(options: {
           return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
         },
       },
-      readBody: () => readCappedChunks(response.body[Symbol.asyncIterator](), req.maxResponseBytes),
+      readBody: () => {
+        // A body whose length is declared and within the cap is read in one go (undici frames it to that length);
+        // otherwise it is streamed and cut at the cap.
+        const length = Number(headers["content-length"] ?? Number.NaN);
+        if (length <= req.maxResponseBytes) return response.body.text();
+        return readCappedChunks(response.body[Symbol.asyncIterator](), req.maxResponseBytes);
+      },
     };
   };
   return {

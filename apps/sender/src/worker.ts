@@ -75,8 +75,7 @@ export function startWorker(options: WorkerOptions): Worker {
     );
     const blocked = outcome.kind === "failed" && /SSRF guard/.test(outcome.error ?? "");
     const label = blocked ? "blocked" : outcome.kind;
-    metrics?.attempts.inc({ outcome: label });
-    metrics?.latency.observe({ outcome: label }, outcome.latencyMs / 1000);
+    metrics?.observeAttempt(label, outcome.latencyMs / 1000);
     const record = {
       status: outcome.status ?? null,
       latencyMs: outcome.latencyMs,

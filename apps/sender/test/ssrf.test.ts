@@ -170,6 +170,50 @@ describe("guarded fetch", () => {
     await new Promise<void>((r) => redirecting.close(() => r()));
   });
 
+  it("reads a response body of declared length whole, and a streamed or longer one up to the cap", async () => {
+    const bodies: Record<string, (res: import("node:http").ServerResponse) => void> = {
+      "/declared": (res) => res.end("grün ok"), // content-length: 8 bytes
+      "/chunked": (res) => {
+        res.write("a".repeat(3000));
+        res.end("b".repeat(3000)); // no content-length: chunked
+      },
+      "/long": (res) => res.end("c".repeat(10_000)),
+    };
+    const sink = createServer((req, res) => bodies[req.url ?? ""]?.(res));
+    await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(sink.address() as { port: number }).port}`;
+    const guard = createGuardedFetch({ allow: parseAllowList(["127.0.0.0/8"]) });
+    const send = (path: string, maxResponseBytes?: number) =>
+      deliver(
+        { url: `${base}${path}`, token: createToken(), secrets: [] },
+        { id: "msg_body", body: "{}" },
+        { transport: guard.transport, ...(maxResponseBytes && { maxResponseBytes }) },
+      );
+    expect(await send("/declared")).toMatchObject({ kind: "delivered", responseBody: "grün ok" });
+    expect((await send("/declared", 4)).responseBody).toBe("grü");
+    expect((await send("/chunked")).responseBody).toBe("a".repeat(3000) + "b".repeat(1096));
+    expect((await send("/long")).responseBody).toBe("c".repeat(4096));
+    // Nothing was left pending: the next attempt goes through.
+    expect(await send("/declared")).toMatchObject({ kind: "delivered", responseBody: "grün ok" });
+    await guard.close();
+    await new Promise<void>((r) => sink.close(() => r()));
+  });
+
+  it("judges an IP literal the same on every attempt", async () => {
+    const allowed = createGuardedFetch({ allow: parseAllowList(["127.0.0.0/8"]) });
+    const refused = createGuardedFetch({ allow: none });
+    for (let i = 0; i < 3; i++) {
+      const ok = await allowed.fetch(`http://127.0.0.1:${port}/`);
+      expect(await ok.text()).toBe("ok");
+      const no = await refused.fetch(`http://127.0.0.1:${port}/`).catch((e: unknown) => e);
+      expect((no as { code?: string }).code).toBe(BLOCKED_ADDRESS_CODE);
+      const mapped = await refused.fetch(`http://[::ffff:7f00:1]:${port}/`).catch((e: unknown) => e);
+      expect((mapped as { code?: string }).code).toBe(BLOCKED_ADDRESS_CODE);
+    }
+    await allowed.close();
+    await refused.close();
+  });
+
   it("refuses loopback without an allow-list entry", async () => {
     const guard = createGuardedFetch({ allow: none });
     const refused = await guard.fetch(`http://127.0.0.1:${port}/`).catch((e: unknown) => e);

@@ -1,8 +1,9 @@
 /**
- * `@plant-store/app-kit`: what the Plant Store apps share — configuration, logging, process lifecycle.
+ * `@plant-store/app-kit`: what the Plant Store apps share — configuration, logging, metrics helpers, process lifecycle.
  *
  * @module
  */
 export { ConfigError, csvList, parseConfig, type Setting, wholeNumber } from "./config.js";
 export { createLogger } from "./logger.js";
+export { countAndTime, type LabelledCounter, type LabelledHistogram } from "./metrics.js";
 export { runServer, type Server } from "./run-server.js";
