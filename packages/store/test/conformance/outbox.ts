@@ -177,6 +177,33 @@ export function outboxConformance(backend: () => TestBackend): void {
       await expect(store.outbox.complete(d!)).rejects.toMatchObject({ code: "lease_lost" });
     });
 
+    it("finishes the calls of one turn together; a lost lease fails only its own call", async () => {
+      const store = await backend().open();
+      await withSubscriptions(store, 1);
+      for (let i = 1; i <= 3; i++) await store.outbox.publish(NEW_PLANT(i));
+      const [a, b, c] = await store.outbox.claim(3, LEASE);
+      await store.outbox.complete(b!, { attempt: { status: 200, latencyMs: 1 } });
+      const results = await Promise.allSettled([
+        store.outbox.complete(a!, { attempt: { status: 200, latencyMs: 2 } }),
+        store.outbox.complete(b!, { attempt: { status: 200, latencyMs: 3 } }), // finished already
+        store.outbox.reschedule(c!, new Date(Date.now() + 60_000), {
+          attempt: { status: 503, latencyMs: 4, error: "status 503" },
+        }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: "lease_lost" });
+      expect(await store.outbox.getDelivery(a!.id)).toMatchObject({ state: "delivered", attempts: 1 });
+      expect(await store.outbox.getDelivery(b!.id)).toMatchObject({ state: "delivered", attempts: 1 });
+      expect(await store.outbox.getDelivery(c!.id)).toMatchObject({
+        state: "pending",
+        attempts: 1,
+        lastStatus: 503,
+        lastError: "status 503",
+      });
+      expect((await store.outbox.listAttempts(b!.id)).map((x) => x.latencyMs)).toEqual([1]);
+      expect(await store.outbox.stats()).toMatchObject({ delivered: 2, pending: 1, leased: 0 });
+    });
+
     it("fails, resends and recovers deliveries", async () => {
       const clock = manualClock();
       const store = await backend().open({ now: clock.now });
