@@ -1,5 +1,5 @@
 // Sender benchmark, one run (ratios against a baseline measured in the same run):
-//   pnpm build && pnpm --filter @plant-store/sender bench       (BENCH_EVENTS, default 20000)
+//   pnpm build && pnpm --filter @plant-store/sender bench       (BENCH_EVENTS, default 20000; BENCH_ROUNDS, default 3)
 // 1. throughput: deliveries/s from a durable SQLite outbox (WAL) to a bare sink in another process,
 //    vs a raw undici loop posting the same bodies at the same concurrency;
 // 2. latency: enqueue → delivered at 100 events/s for 10 s (p50, p99).
@@ -14,6 +14,7 @@ import { createSender } from "../dist/index.js";
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const N = Number(process.env.BENCH_EVENTS ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = 64;
 const token = createToken();
 const secret = createSecret();
@@ -40,50 +41,90 @@ async function startSink(log = false) {
   return { child, url: `http://127.0.0.1:${port}/plant/webhook`, lines: () => out };
 }
 
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+const cpuPer = (since, n) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / n;
+};
+
 // 1a. raw undici loop
-let sink = await startSink();
-const agent = new Agent({ connections: CONCURRENCY });
-let next = 0;
-let t0 = performance.now();
-await Promise.all(
-  Array.from({ length: CONCURRENCY }, async () => {
-    while (next < N) {
-      const i = next++;
-      const res = await request(sink.url, {
-        method: "POST",
-        dispatcher: agent,
-        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-        body: body(i),
-      });
-      await res.body.dump();
-    }
-  }),
-);
-const rawRate = N / ((performance.now() - t0) / 1000);
-await agent.close();
+async function rawLoop(sink, n = N) {
+  const agent = new Agent({ connections: CONCURRENCY });
+  let next = 0;
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        const i = next++;
+        const res = await request(sink.url, {
+          method: "POST",
+          dispatcher: agent,
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: body(i),
+        });
+        await res.body.dump();
+      }
+    }),
+  );
+  const rate = n / ((performance.now() - t0) / 1000);
+  const cpuUs = cpuPer(cpu, n);
+  await agent.close();
+  return { rate, cpuUs };
+}
 
 // 1b. the sender: the outbox is filled first (worker off), then the worker drains it.
-const db = join(dir, "sender.db");
-const fill = await createSender({ adminTokens: [token], store: db, worker: false });
-const sub = await fill.store.subscriptions.create({ url: sink.url, token, secrets: [secret] });
-for (let i = 0; i < N; i++) await fill.store.outbox.publish(body(i));
-await fill.close();
-const sender = await createSender({
-  adminTokens: [token],
-  store: db,
-  allowNetworks: ["127.0.0.0/8"],
-  concurrency: CONCURRENCY,
-  perSubscription: CONCURRENCY,
-});
-t0 = performance.now();
-for (;;) {
-  const stats = await sender.store.outbox.stats();
-  if (stats.delivered >= N) break;
-  await new Promise((r) => setTimeout(r, 20));
+async function senderDrain(sink, round, n = N) {
+  const db = join(dir, `sender-${round}.db`);
+  const fill = await createSender({ adminTokens: [token], store: db, worker: false });
+  await fill.store.subscriptions.create({ url: sink.url, token, secrets: [secret] });
+  for (let i = 0; i < n; i++) await fill.store.outbox.publish(body(i));
+  await fill.close();
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  const sender = await createSender({
+    adminTokens: [token],
+    store: db,
+    allowNetworks: ["127.0.0.0/8"],
+    concurrency: CONCURRENCY,
+    perSubscription: CONCURRENCY,
+  });
+  for (;;) {
+    const stats = await sender.store.outbox.stats();
+    if (stats.delivered >= n) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const rate = n / ((performance.now() - t0) / 1000);
+  const cpuUs = cpuPer(cpu, n);
+  await sender.close();
+  return { rate, cpuUs };
 }
-const senderRate = N / ((performance.now() - t0) / 1000);
-await sender.close();
+
+// Interleaved rounds: each round measures the raw loop and then the sender; figures are medians over rounds and
+// the ratio is the median of each round's own ratio (the machine's speed drifts between rounds, not within one).
+const rounds = [];
+let sink = await startSink();
+// Warm-up, not counted: without it the first round's raw loop runs undici cold at about half its warm rate.
+await rawLoop(sink, Math.min(N, 5000));
+await senderDrain(sink, "warm-up", Math.min(N, 5000));
+for (let round = 1; round <= ROUNDS; round++) {
+  const raw = await rawLoop(sink);
+  const ours = await senderDrain(sink, round);
+  rounds.push({ raw, ours, ratio: ours.rate / raw.rate });
+  console.log(
+    `round ${round}/${ROUNDS}: raw ${Math.round(raw.rate)} req/s (${raw.cpuUs.toFixed(1)} µs CPU/req), ` +
+      `sender ${Math.round(ours.rate)} deliveries/s (${ours.cpuUs.toFixed(1)} µs CPU/delivery), ${(ours.rate / raw.rate).toFixed(2)}×`,
+  );
+}
 sink.child.kill();
+const rawRate = median(rounds.map((r) => r.raw.rate));
+const senderRate = median(rounds.map((r) => r.ours.rate));
+const rawCpu = median(rounds.map((r) => r.raw.cpuUs));
+const senderCpu = median(rounds.map((r) => r.ours.cpuUs));
+const ratio = median(rounds.map((r) => r.ratio));
 
 // 2. latency at 100 events/s
 sink = await startSink(true);
@@ -125,7 +166,9 @@ const table = [
   "| --- | ---: |",
   `| raw undici loop, ${CONCURRENCY} in flight (baseline) | ${Math.round(rawRate).toLocaleString("en-US")} req/s |`,
   `| sender from a durable SQLite outbox, ${CONCURRENCY} in flight | ${Math.round(senderRate).toLocaleString("en-US")} deliveries/s |`,
-  `| sender ÷ raw loop | ${(senderRate / rawRate).toFixed(2)}× |`,
+  `| sender ÷ raw loop (median of per-round ratios) | ${ratio.toFixed(2)}× |`,
+  `| client CPU per request: raw loop | ${rawCpu.toFixed(1)} µs |`,
+  `| client CPU per delivery: sender (claim, sign, send, record) | ${senderCpu.toFixed(1)} µs |`,
   `| enqueue → delivered at 100 events/s, p50 | ${pct(0.5)} ms |`,
   `| enqueue → delivered at 100 events/s, p99 | ${pct(0.99)} ms |`,
 ].join("\n");
@@ -134,16 +177,18 @@ writeFileSync(
   here("../BENCH.md"),
   `# plant-store-sender benchmark
 
-Command: \`pnpm build && pnpm --filter @plant-store/sender bench\` (\`BENCH_EVENTS\`, default 20,000). One run;
-the sink is a bare node:http server in its own process; the raw loop posts the same bodies with undici at the same
-concurrency. The sender's outbox is SQLite in WAL mode (publishes commit with \`synchronous=FULL\`; claims and
-outcomes with \`synchronous=NORMAL\`, crash-safe); each delivery is signed (HMAC-SHA256), goes through the SSRF guard
-and is sent with undici's \`request\`. Node
-${process.version}, ${cpus().length} cores shared by the sink, the sender and SQLite, ${new Date().toISOString().slice(0, 10)}.
+Command: \`pnpm build && pnpm --filter @plant-store/sender bench\` (\`BENCH_EVENTS\`, default 20,000;
+\`BENCH_ROUNDS\`, default 3). The sink is a bare node:http server in its own process; the raw loop posts the same
+bodies with undici at the same concurrency. After an uncounted warm-up of both (5,000 each), each round runs the
+raw loop and then the sender; figures are medians over the rounds, the ratio is the median of each round's own
+ratio, and CPU is the benchmark process's user + system time (the sender runs in it) per request or delivery. The
+sender's outbox is SQLite in WAL mode (publishes commit with \`synchronous=FULL\`; claims and outcomes with
+\`synchronous=NORMAL\`, crash-safe); each delivery is claimed with a lease, signed (HMAC-SHA256), checked by the
+SSRF guard, sent with undici's \`request\`, and its attempt and outcome are recorded. Node ${process.version},
+${cpus().length} cores shared by the sink, the sender and SQLite, ${new Date().toISOString().slice(0, 10)}.
 
 ${table}
 
 Goals (issue 6): ≥ 5,000 deliveries/s, ≥ 0.7× the raw loop, p50 ≤ 5 ms.
 `,
 );
-void sub;

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import type { LookupFunction } from "node:net";
 import { BLOCKED_ADDRESS_CODE, readCappedChunks, type Transport } from "@plant-store/core";
 import type * as IpAddr from "ipaddr.js";
-import { Agent, request, fetch as undiciFetch } from "undici";
+import { Agent, fetch as undiciFetch } from "undici";
 
 // ipaddr.js is CommonJS with `export =`; required, so its types and runtime agree without interop flags.
 const ipaddr = createRequire(import.meta.url)("ipaddr.js") as typeof IpAddr;
@@ -219,13 +219,15 @@ export function createGuardedFetch(options: {
   const transport: Transport = async (req) => {
     const url = new URL(req.url);
     const dispatcher = await dispatcherFor(url);
-    // undici's request follows no redirects; the body is read (capped) by deliver through readBody.
-    const response = await request(url, {
+    // undici's request follows no redirects; the body is read (capped) by deliver through readBody. Straight to
+    // the Agent with origin and path: the top-level request(url) would only derive the same two from the URL again.
+    const response = await dispatcher.request({
+      origin: url.origin,
+      path: url.search ? url.pathname + url.search : url.pathname,
       method: req.method as "POST",
       headers: req.headers,
       body: req.body,
       signal: req.signal,
-      dispatcher,
     });
     const headers = response.headers;
     return {
