@@ -1,9 +1,10 @@
 import { lookup as dnsLookup } from "node:dns/promises";
+import { EventEmitter } from "node:events";
 import { createRequire } from "node:module";
 import type { LookupFunction } from "node:net";
 import { BLOCKED_ADDRESS_CODE, readCappedChunks, type Transport } from "@plant-store/core";
 import type * as IpAddr from "ipaddr.js";
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent, type Dispatcher, fetch as undiciFetch } from "undici";
 
 // ipaddr.js is CommonJS with `export =`; required, so its types and runtime agree without interop flags.
 const ipaddr = createRequire(import.meta.url)("ipaddr.js") as typeof IpAddr;
@@ -217,18 +218,35 @@ export function createGuardedFetch(options: {
     return (await undiciFetch(url, { ...(init as object), dispatcher } as never)) as unknown as Response;
   };
   const transport: Transport = async (req) => {
-    const url = new URL(req.url);
-    const dispatcher = await dispatcherFor(url);
-    // undici's request follows no redirects; the body is read (capped) by deliver through readBody. Straight to
-    // the Agent with origin and path: the top-level request(url) would only derive the same two from the URL again.
-    const response = await dispatcher.request({
-      origin: url.origin,
-      path: url.search ? url.pathname + url.search : url.pathname,
-      method: req.method as "POST",
-      headers: req.headers,
-      body: req.body,
-      signal: req.signal,
-    });
+    // The attempt's deadline (DNS, connection, headers and body) on an EventEmitter, which undici accepts as a
+    // signal (it reads `reason` and listens for `abort`): core's AbortController and its timer, made only when
+    // `signal` is read, were about a tenth of an attempt's instructions.
+    const deadline = new EventEmitter() as EventEmitter & { reason?: Error };
+    const timer = setTimeout(() => {
+      deadline.reason = Object.assign(new Error(`timed out after ${req.timeoutMs} ms`), {
+        name: "TimeoutError",
+      });
+      deadline.emit("abort");
+    }, req.timeoutMs);
+    let response: Dispatcher.ResponseData;
+    try {
+      const url = new URL(req.url);
+      const dispatcher = await dispatcherFor(url);
+      if (deadline.reason) throw deadline.reason; // the lookup took the whole budget
+      // undici's request follows no redirects; the body is read (capped) by deliver through readBody. Straight to
+      // the Agent with origin and path: the top-level request(url) would only derive the same two from the URL.
+      response = await dispatcher.request({
+        origin: url.origin,
+        path: url.search ? url.pathname + url.search : url.pathname,
+        method: req.method as "POST",
+        headers: req.headers,
+        body: req.body,
+        signal: deadline,
+      });
+    } catch (error) {
+      clearTimeout(timer);
+      throw error;
+    }
     const headers = response.headers;
     return {
       status: response.statusCode,
@@ -240,10 +258,13 @@ export function createGuardedFetch(options: {
       },
       readBody: () => {
         // A body whose length is declared and within the cap is read in one go (undici frames it to that length);
-        // otherwise it is streamed and cut at the cap.
+        // otherwise it is streamed and cut at the cap. Either way the deadline ends with the body.
         const length = Number(headers["content-length"] ?? Number.NaN);
-        if (length <= req.maxResponseBytes) return response.body.text();
-        return readCappedChunks(response.body[Symbol.asyncIterator](), req.maxResponseBytes);
+        const body =
+          length <= req.maxResponseBytes
+            ? response.body.text()
+            : readCappedChunks(response.body[Symbol.asyncIterator](), req.maxResponseBytes);
+        return body.finally(() => clearTimeout(timer));
       },
     };
   };

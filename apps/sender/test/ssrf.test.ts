@@ -199,6 +199,33 @@ describe("guarded fetch", () => {
     await new Promise<void>((r) => sink.close(() => r()));
   });
 
+  it("ends an attempt at its deadline, whether the headers or the body are late", async () => {
+    const sink = createServer((req, res) => {
+      if (req.url === "/silent") return; // never answers
+      res.writeHead(503, { "content-type": "text/plain" });
+      res.write("partial"); // then stalls
+    });
+    await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(sink.address() as { port: number }).port}`;
+    const guard = createGuardedFetch({ allow: parseAllowList(["127.0.0.0/8"]) });
+    const send = (path: string) =>
+      deliver(
+        { url: `${base}${path}`, token: createToken(), secrets: [] },
+        { id: "msg_late", body: "{}" },
+        { transport: guard.transport, timeoutMs: 200 },
+      );
+    expect(await send("/silent")).toMatchObject({
+      kind: "retry",
+      error: "The attempt timed out after 200 ms.",
+    });
+    const stalled = await send("/stalled");
+    expect(stalled).toMatchObject({ kind: "retry", status: 503 });
+    expect(stalled.error).toMatch(/Reading the response body failed: timed out after 200 ms\.$/);
+    await guard.close();
+    sink.closeAllConnections();
+    await new Promise<void>((r) => sink.close(() => r()));
+  });
+
   it("judges an IP literal the same on every attempt", async () => {
     const allowed = createGuardedFetch({ allow: parseAllowList(["127.0.0.0/8"]) });
     const refused = createGuardedFetch({ allow: none });

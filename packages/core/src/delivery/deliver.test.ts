@@ -455,4 +455,46 @@ describe("deliver without reaching an endpoint", () => {
     );
     expect(outcome).toMatchObject({ kind: "retry", error: "The attempt timed out after 30 ms." });
   });
+
+  it("takes a TimeoutError from a transport that enforces timeoutMs itself as the attempt's timeout", async () => {
+    const budgets: number[] = [];
+    const timeout = () => Object.assign(new Error("deadline passed"), { name: "TimeoutError" });
+    const rejecting: Transport = async (request) => {
+      budgets.push(request.timeoutMs);
+      throw timeout();
+    };
+    const target = { url: "https://plants.example.com/plant/webhook", token, secrets: [] };
+    expect(await deliver(target, message, { transport: rejecting, timeoutMs: 5000 })).toMatchObject({
+      kind: "retry",
+      error: "The attempt timed out after 5000 ms.",
+    });
+    expect(budgets).toEqual([5000]);
+
+    const slowBody: Transport = async () => ({
+      status: 503,
+      headers: { get: () => null },
+      readBody: async () => {
+        throw timeout();
+      },
+    });
+    const outcome = await deliver(target, message, { transport: slowBody, timeoutMs: 5000 });
+    expect(outcome).toMatchObject({ kind: "retry", status: 503 });
+    expect(outcome.error).toMatch(/Reading the response body failed: timed out after 5000 ms\.$/);
+  });
+
+  it("hands out an already aborted signal when the transport first reads it after the deadline", async () => {
+    let late: AbortSignal | undefined;
+    const transport: Transport = async (request) => {
+      await new Promise((r) => setTimeout(r, 60));
+      late = request.signal;
+      throw new Error("gave up");
+    };
+    const outcome = await deliver(
+      { url: "https://plants.example.com/plant/webhook", token, secrets: [] },
+      message,
+      { transport, timeoutMs: 10 },
+    );
+    expect(late?.aborted).toBe(true);
+    expect(outcome).toMatchObject({ kind: "retry", error: "The attempt timed out after 10 ms." });
+  });
 });

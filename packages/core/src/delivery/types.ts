@@ -93,12 +93,14 @@ export interface DeliveryOutcome {
 }
 
 /**
- * The request `deliver` hands to a {@link Transport}: send it as is (no redirects followed), honour `signal`.
+ * The request `deliver` hands to a {@link Transport}: send it as is (no redirects followed), and end the exchange
+ * when the attempt's time is up — either by honouring `signal`, or by enforcing `timeoutMs` itself.
  *
  * @example
  * ```ts
  * const request: TransportRequest = { url: "https://plants.example.com/plant/webhook", method: "POST",
- *   headers: { "content-type": "application/json" }, body: '{"id":1,"name":"Fern"}', signal, maxResponseBytes: 4096 };
+ *   headers: { "content-type": "application/json" }, body: '{"id":1,"name":"Fern"}', signal, timeoutMs: 15_000,
+ *   maxResponseBytes: 4096 };
  * ```
  */
 export interface TransportRequest {
@@ -106,8 +108,17 @@ export interface TransportRequest {
   method: string;
   headers: Record<string, string>;
   body: string | Uint8Array;
-  /** Aborted when the attempt times out; the transport must then stop and reject. */
-  signal: AbortSignal;
+  /**
+   * Aborted when the attempt times out; the transport must then stop and reject (or fail `readBody`). Created on
+   * first read: an AbortController per attempt is a measurable share of a fast transport's cost, so a transport
+   * that enforces `timeoutMs` itself need never read it.
+   */
+  readonly signal: AbortSignal;
+  /**
+   * The attempt's whole budget in ms, response body included, counted from the call. A transport enforcing it
+   * itself rejects (or fails `readBody`) with an error named `TimeoutError`.
+   */
+  timeoutMs: number;
   /** How much of the response `readBody` may return. */
   maxResponseBytes: number;
 }
