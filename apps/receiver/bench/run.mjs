@@ -21,6 +21,10 @@ const ours = ["--port", "0", "--token", token, "--secret", secret];
 const targets = [
   { name: "bare node:http (reads body, 200)", args: [here("./bare-server.mjs")] },
   {
+    name: "node:http + the same checks, inline (the floor: no log, no store)",
+    args: [here("./node-peer.mjs"), token, secret],
+  },
+  {
     name: "Fastify + ajv peer (same checks, in-memory dedup)",
     args: [here("./fastify-peer.mjs"), token, secret],
   },

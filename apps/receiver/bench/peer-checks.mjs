@@ -1,0 +1,42 @@
+// The checks a user would write by hand, shared by the two peers: bearer token (constant-time, on SHA-256
+// digests), Standard Webhooks HMAC over the raw body with a timestamp window, JSON.parse, ajv on the spec's NewPlant
+// schema, in-memory dedup on webhook-id. `check(headers, body)` returns null (accept) or [status, message].
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { document } from "@plant-store/spec";
+import { Ajv2020 } from "ajv/dist/2020.js";
+
+export function createChecks(token, secret) {
+  const tokenDigest = createHash("sha256").update(token).digest();
+  const key = Buffer.from(secret.slice("whsec_".length), "base64");
+  const ajv = new Ajv2020();
+  ajv.addKeyword({ keyword: "components" });
+  ajv.addFormat("int64", { type: "number", validate: (v) => Number.isSafeInteger(v) });
+  ajv.addSchema({ $id: "spec", components: { schemas: document.components.schemas } });
+  const validate = ajv.getSchema("spec#/components/schemas/NewPlant");
+  const seen = new Set();
+  return (headers, body) => {
+    const auth = headers.authorization ?? "";
+    const presented = createHash("sha256").update(auth.slice(7)).digest();
+    if (!auth.startsWith("Bearer ") || !timingSafeEqual(presented, tokenDigest)) return [401, "bad token"];
+    const id = headers["webhook-id"];
+    const ts = headers["webhook-timestamp"];
+    if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return [401, "stale"];
+    const expected = createHmac("sha256", key).update(`${id}.${ts}.`).update(body).digest();
+    const ok = String(headers["webhook-signature"] ?? "")
+      .split(" ")
+      .some((s) => {
+        const sig = Buffer.from(s.slice(3), "base64");
+        return s.startsWith("v1,") && sig.length === expected.length && timingSafeEqual(sig, expected);
+      });
+    if (!ok) return [401, "bad signature"];
+    let payload;
+    try {
+      payload = JSON.parse(body);
+    } catch {
+      return [400, "bad json"];
+    }
+    if (!validate(payload)) return [422, ajv.errorsText(validate.errors)];
+    if (!seen.has(id)) seen.add(id);
+    return null;
+  };
+}
