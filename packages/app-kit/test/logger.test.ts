@@ -1,6 +1,11 @@
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Writable } from "node:stream";
-import { describe, expect, it } from "vitest";
-import { createLogger, REDACTED_PATHS } from "../src/index.js";
+import pino from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { createLineBatcher, createLogger, REDACTED_PATHS } from "../src/index.js";
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -55,5 +60,48 @@ describe("createLogger", () => {
     expect(lines[0]?.headers).toEqual({ authorization: "[redacted]", "webhook-id": "msg_2" });
     expect(lines[0]?.subscription).toEqual({ id: "sub_1", token: "[redacted]", secret: "[redacted]" });
     expect(text.split("[redacted]").length - 1).toBe(REDACTED_PATHS.length);
+  });
+});
+
+describe("createLineBatcher", () => {
+  const dir = mkdtempSync(join(tmpdir(), "plant-store-log-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("writes the lines of one event-loop turn together when the turn ends, in order", async () => {
+    const file = join(dir, "turn.log");
+    const fd = openSync(file, "w");
+    const logger = pino({ base: null, timestamp: false }, createLineBatcher(fd));
+    for (let i = 0; i < 50; i++) logger.info({ i }, "line");
+    expect(readFileSync(file, "utf8")).toBe(""); // nothing yet: the turn is not over
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    expect(lines.map((line) => JSON.parse(line).i)).toEqual([...Array(50).keys()]);
+    logger.info({ i: 50 }, "line");
+    logger.flush(); // pino's flush hands the pending line over at once
+    expect(readFileSync(file, "utf8").trimEnd().split("\n")).toHaveLength(51);
+    closeSync(fd);
+  });
+
+  // The built package (turbo builds app-kit before its tests), as the apps' bins load it.
+  it("writes what was logged in the turn that calls process.exit", () => {
+    const script = `
+      const { createLogger } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
+      const logger = createLogger("exit-test", "info");
+      for (let i = 0; i < 3; i++) logger.info({ i }, "before exit");
+      process.exit(3);
+    `;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    expect(child.status).toBe(3);
+    const lines = child.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => [line.app, line.i, line.msg])).toEqual([
+      ["exit-test", 0, "before exit"],
+      ["exit-test", 1, "before exit"],
+      ["exit-test", 2, "before exit"],
+    ]);
   });
 });
