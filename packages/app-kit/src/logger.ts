@@ -56,6 +56,9 @@ export interface FlushableDestination extends pino.DestinationStream {
   flush(callback?: (error?: Error) => void): void;
 }
 
+/** What each line batcher still holds is written at exit: one process listener for all of them. */
+const pendingAtExit = new Set<() => void>();
+
 /**
  * JSON lines to a file descriptor, written once per event-loop turn: the lines logged during one turn are joined and
  * handed to a synchronous sonic-boom (pino's own stdout destination, which retries EAGAIN) in one write when the
@@ -80,7 +83,11 @@ export function createLineBatcher(fd: number): FlushableDestination {
     pending = "";
     target.write(out);
   };
-  process.once("exit", writePending);
+  if (pendingAtExit.size === 0)
+    process.once("exit", () => {
+      for (const write of pendingAtExit) write();
+    });
+  pendingAtExit.add(writePending);
   return {
     write(line: string) {
       pending += line;

@@ -82,6 +82,14 @@ describe("createLineBatcher", () => {
     closeSync(fd);
   });
 
+  it("adds one exit listener in all, however many batchers a process makes", () => {
+    const before = process.listenerCount("exit");
+    const fds = Array.from({ length: 20 }, (_, i) => openSync(join(dir, `many-${i}.log`), "w"));
+    for (const fd of fds) createLineBatcher(fd);
+    expect(process.listenerCount("exit") - before).toBeLessThanOrEqual(1);
+    for (const fd of fds) closeSync(fd);
+  });
+
   // The built package (turbo builds app-kit before its tests), as the apps' bins load it.
   it("writes what was logged in the turn that calls process.exit", () => {
     const script = `
