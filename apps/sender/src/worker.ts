@@ -130,12 +130,21 @@ export function startWorker(options: WorkerOptions): Worker {
         const left = (perSub.get(sub) ?? 1) - 1;
         if (left === 0) perSub.delete(sub);
         else perSub.set(sub, left);
+        // The freed slot goes first to a delivery already claimed for this (or another) subscription.
+        if (!stopping.signal.aborted) for (const next of takeStartable()) launch(next);
+        // A claim that found nothing while skipping this subscription is worth retrying now that it has room.
+        if (skippedWhenIdle?.has(sub) && held(sub) < perSubscription) wake?.abort();
         slotFreed?.();
       });
     inFlight.add(run);
   }
 
+  // Claimed deliveries whose subscription was at its cap when they arrived: they stay leased to this worker and
+  // start as that subscription's slots free (a claim takes at most `perSubscription` per subscription, so this
+  // holds at most that many per subscription). One whose lease would run out before it could finish is released.
   const waiting: ClaimedDelivery[] = [];
+  const held = (sub: string) =>
+    (perSub.get(sub) ?? 0) + waiting.reduce((n, d) => n + (d.subscription.id === sub ? 1 : 0), 0);
   function takeStartable(): ClaimedDelivery[] {
     const ready: ClaimedDelivery[] = [];
     let room = concurrency - inFlight.size;
@@ -151,6 +160,12 @@ export function startWorker(options: WorkerOptions): Worker {
     }
     return ready;
   }
+  /** Subscriptions this worker cannot take more of now: a claim skips them, so their backlog does not fill it. */
+  function fullSubscriptions(): string[] {
+    const counts = new Map(perSub);
+    for (const d of waiting) counts.set(d.subscription.id, (counts.get(d.subscription.id) ?? 0) + 1);
+    return [...counts].filter(([, n]) => n >= perSubscription).map(([sub]) => sub);
+  }
   async function releaseExpiring(): Promise<void> {
     const deadline = Date.now() + timeoutMs + 1000;
     for (let i = waiting.length - 1; i >= 0; i--) {
@@ -161,6 +176,8 @@ export function startWorker(options: WorkerOptions): Worker {
       }
     }
   }
+  // The subscriptions skipped by the last claim, when it found nothing: one of them getting room ends the idle wait.
+  let skippedWhenIdle: Set<string> | null = null;
 
   async function loop(): Promise<void> {
     let lastSweep = 0;
@@ -172,41 +189,41 @@ export function startWorker(options: WorkerOptions): Worker {
           for (const id of disabled)
             logger?.warn({ subscriptionId: id }, "subscription disabled: failing too long");
         }
-        const free = concurrency - inFlight.size;
-        // Claim in batches: every claim is a durable transaction, so refilling one freed slot at a time would cost
-        // a commit per delivery. Wait until a quarter of the slots are free (or nothing is in flight).
-        if (free <= 0 || (inFlight.size > 0 && free < Math.max(1, Math.floor(concurrency / 4)))) {
+        for (const delivery of takeStartable()) launch(delivery);
+        if (waiting.length > 0) await releaseExpiring();
+        const room = concurrency - inFlight.size - waiting.length;
+        // Claim in batches: every claim is a transaction, so refilling one freed slot at a time would cost a
+        // commit per delivery. Wait until a quarter of the slots are free (or nothing is in flight).
+        if (room <= 0 || (inFlight.size > 0 && room < Math.max(1, Math.floor(concurrency / 4)))) {
           await new Promise<void>((resolve) => {
             slotFreed = resolve;
+            if (waiting.length > 0) setTimeout(resolve, 1000).unref(); // leases of waiting deliveries
           });
           slotFreed = null;
           continue;
         }
-        // Claimed deliveries over a subscription's cap wait here (they stay leased to us) instead of being released
-        // one by one; a waiting delivery whose lease would run out before it could finish is released instead.
-        const startable = takeStartable();
-        for (const delivery of startable) launch(delivery);
-        if (waiting.length > 0) {
-          await new Promise<void>((resolve) => {
-            slotFreed = resolve;
-            setTimeout(resolve, 200).unref();
-          });
-          slotFreed = null;
-          await releaseExpiring();
-          continue;
-        }
-        const claimed = await store.outbox.claim(Math.min(free, 128), { leaseMs, workerId });
+        // Subscriptions at their cap are skipped, and each other one gets at most its cap: a slow subscriber's
+        // backlog cannot fill the claim and hold the others back.
+        const skip = fullSubscriptions();
+        const claimed = await store.outbox.claim(Math.min(room, 128), {
+          leaseMs,
+          workerId,
+          skipSubscriptions: skip,
+          maxPerSubscription: perSubscription,
+        });
         waiting.push(...claimed);
         for (const delivery of takeStartable()) launch(delivery);
         if (claimed.length === 0) {
           const untilDue = nextLocalDue - Date.now();
           if (untilDue <= 0) nextLocalDue = Number.POSITIVE_INFINITY;
+          skippedWhenIdle = skip.length > 0 ? new Set(skip) : null;
           wake = new AbortController();
           await store.outbox.waitForWork(
             AbortSignal.any([stopping.signal, wake.signal]),
             Math.max(5, Math.min(1000, untilDue)),
           );
           wake = null;
+          skippedWhenIdle = null;
         }
       } catch (error) {
         if (stopping.signal.aborted) break;

@@ -230,6 +230,46 @@ describe("outcome rules against scripted sinks (compressed schedule 0, 100, 200,
   });
 });
 
+describe("fairness between subscriptions", () => {
+  it("a subscriber that hangs does not hold back the others (--concurrency 8 --per-subscription 2)", async () => {
+    const own = await start(SENDER_BIN, [
+      "--admin-token",
+      ADMIN,
+      "--db",
+      join(tempDir(), "fair.db"),
+      "--allow-networks",
+      "127.0.0.0/8",
+      "--concurrency",
+      "8",
+      "--per-subscription",
+      "2",
+      "--timeout",
+      "60000",
+    ]);
+    const hanging = await sink(() => {
+      // never answers while the test runs
+    });
+    const healthy = await sink((_req, res) => res.writeHead(204).end());
+    try {
+      for (const target of [hanging, healthy]) {
+        const res = await api(own.url, "POST", "/subscriptions", { url: target.url, token: TOKEN, secret: SECRET });
+        expect(res.status).toBe(201);
+      }
+      for (let i = 1; i <= 30; i++) {
+        expect((await api(own.url, "POST", "/events", `{"id":${i},"name":"Fern ${i}"}`)).status).toBe(202);
+      }
+      // All 30 reach the healthy subscriber while the hanging one still holds its first two attempts open.
+      await until(async () => healthy.requests.length >= 30);
+      expect(new Set(healthy.requests.map((r) => r.headers["webhook-id"])).size).toBe(30);
+      expect(hanging.requests.length).toBe(2);
+    } finally {
+      await hanging.close(); // its open attempts fail now, so the sender can stop without waiting for the timeout
+      await healthy.close();
+      expect(await stop(own)).toBe(0);
+    }
+  });
+});
+
 describe("auto-disable", () => {
   it("disables a subscription that keeps failing for disableAfterMs (5 days by default; 600 ms here)", async () => {
     const { createSender } = await import("../src/sender.js");

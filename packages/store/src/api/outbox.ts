@@ -76,6 +76,17 @@ export interface ClaimOptions {
   /** How long the worker may hold the deliveries before another worker may reclaim them. */
   leaseMs: number;
   workerId: string;
+  /**
+   * Subscriptions whose deliveries are not claimed this time: those the worker cannot start now (at their
+   * concurrency cap), so a slow subscriber's backlog does not fill the claim and starve the others.
+   */
+  skipSubscriptions?: readonly string[];
+  /**
+   * At most this many deliveries per subscription in one claim. The rows are looked for among the first
+   * `4 × limit` due ones (so one subscription's long backlog costs a bounded scan); the claim may then return
+   * fewer than `limit` while more is due. Default: no cap.
+   */
+  maxPerSubscription?: number;
 }
 
 /** One HTTP attempt, as logged. */

@@ -25,16 +25,25 @@ FROM counted`;
 /**
  * Claim: the partial index deliveries_due_idx yields claimable rows in due order; SKIP LOCKED lets
  * concurrent claimers pass over each other's rows instead of queueing on them. Expired leases
- * (state 'leased', due_at = lease expiry in the past) are reclaimed by the same query.
- * Params: now, limit, lease expiry, worker id, lease token.
+ * (state 'leased', due_at = lease expiry in the past) are reclaimed by the same query. Subscriptions the
+ * worker cannot serve now are skipped, and at most a cap per subscription is taken from the first `scan`
+ * candidates (the others' row locks end with the statement).
+ * Params: now, limit, lease expiry, worker id, lease token, subscription ids to skip, scan, cap.
  */
 export const claimSql = (s: string) => `
-WITH due AS (
-  SELECT id, due_at, attempts FROM ${s}.deliveries
-  WHERE state IN ('pending', 'leased') AND due_at <= $1
+WITH candidates AS (
+  SELECT id, due_at, attempts, subscription_id FROM ${s}.deliveries
+  WHERE state IN ('pending', 'leased') AND due_at <= $1 AND NOT (subscription_id = ANY($6::text[]))
+  ORDER BY due_at, id
+  LIMIT $7
+  FOR UPDATE SKIP LOCKED
+), due AS (
+  SELECT id, due_at, attempts FROM (
+    SELECT c.*, row_number() OVER (PARTITION BY subscription_id ORDER BY due_at, id) AS nth FROM candidates c
+  ) ranked
+  WHERE nth <= $8
   ORDER BY due_at, id
   LIMIT $2
-  FOR UPDATE SKIP LOCKED
 ), leased AS (
   UPDATE ${s}.deliveries d
   SET state = 'leased', due_at = $3, lease_owner = $4, lease_token = $5, updated_at = $1

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { AttemptInput, ClaimedDelivery, DeliveryState, LeaseRef, Outbox } from "../api/outbox.js";
 import { StoreConflictError } from "../errors.js";
 import { attemptValues } from "../shared/attempt.js";
+import { claimPlan } from "../shared/claim-plan.js";
 import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
 import { prepareEvent } from "../shared/prepare-event.js";
 import {
@@ -15,7 +16,7 @@ import {
 } from "../shared/rows.js";
 import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
 import { toMillis } from "../shared/time.js";
-import { checkKey, checkPositiveInt } from "../shared/validate.js";
+import { checkKey } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
 import {
   claimSql,
@@ -141,9 +142,7 @@ export function createPgOutbox(ctx: PgContext): Outbox {
       return row ? toMessage(row) : null;
     },
     async claim(limit, options) {
-      checkPositiveInt(limit, "claim limit");
-      checkPositiveInt(options?.leaseMs, "leaseMs");
-      const workerId = checkKey(options.workerId, "worker id");
+      const plan = claimPlan(limit, options);
       claimGeneration = ctx.outboxWork.generation;
       if (++claimsSinceCompaction >= COMPACT_EVERY) {
         claimsSinceCompaction = 0;
@@ -153,17 +152,20 @@ export function createPgOutbox(ctx: PgContext): Outbox {
       const leaseToken = randomUUID();
       const rows = await query<ClaimRow>(ctx, claim, [
         at,
-        Math.min(limit, 1000),
-        at + options.leaseMs,
-        workerId,
+        plan.limit,
+        at + plan.leaseMs,
+        plan.workerId,
         leaseToken,
+        plan.skip,
+        plan.scan,
+        plan.cap,
       ]);
       return rows.map(
         (r): ClaimedDelivery => ({
           id: Number(r.id),
           leaseToken,
           attempt: Number(r.attempts) + 1,
-          leaseExpiresAt: new Date(at + options.leaseMs),
+          leaseExpiresAt: new Date(at + plan.leaseMs),
           dueAt: new Date(Number(r.was_due)),
           message: { id: r.message_id, body: r.body, createdAt: new Date(Number(r.created_at)) },
           subscription: {

@@ -6,11 +6,13 @@
 
 /**
  * Due rows in due order through the partial index `deliveries_due_idx`, each with its message (primary-key
- * lookup), so a claim runs one SELECT for the batch instead of one per row. Params: now, limit.
+ * lookup), so a claim runs one SELECT for the batch instead of one per row. Subscriptions the worker cannot
+ * serve now are left out. Params: now, subscription ids to skip (JSON array), limit.
  */
 export const CLAIM_DUE = `SELECT d.id, d.due_at, d.attempts, d.subscription_id, m.id AS message_id, m.body, m.created_at
 FROM deliveries d JOIN messages m ON m.id = d.message_id
 WHERE d.state IN ('pending', 'leased') AND d.due_at <= ?
+  AND d.subscription_id NOT IN (SELECT value FROM json_each(?))
 ORDER BY d.due_at, d.id LIMIT ?`;
 
 /** Params: lease expiry, worker id, lease token, now, delivery id. */

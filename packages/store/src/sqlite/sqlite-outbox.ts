@@ -3,6 +3,7 @@ import type { AttemptInput, ClaimedDelivery, DeliveryState, LeaseRef, Outbox } f
 import { StoreConflictError, StoreInputError, StoreUnavailableError } from "../errors.js";
 import { type AttemptValues, attemptValues } from "../shared/attempt.js";
 import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
+import { type ClaimPlan, claimPlan, pickDue } from "../shared/claim-plan.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import { prepareEvent } from "../shared/prepare-event.js";
 import {
@@ -15,7 +16,7 @@ import {
 } from "../shared/rows.js";
 import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
 import { toMillis } from "../shared/time.js";
-import { checkKey, checkPositiveInt } from "../shared/validate.js";
+import { checkKey } from "../shared/validate.js";
 import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
 import { CLAIM_DUE, CLAIMED_SUBSCRIPTION, LEASE_ONE, OLDEST_DUE, STATE_COUNTS } from "./outbox-sql.js";
 
@@ -73,8 +74,12 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
     return { existing: undefined, id, deliveries: fanOut.changes };
   });
 
-  const claim = ctx.db.transaction((limit: number, leaseMs: number, workerId: string, at: number) => {
-    const due = ctx.sql(CLAIM_DUE).all(at, limit) as DueRow[];
+  const claim = ctx.db.transaction((plan: ClaimPlan, at: number) => {
+    const { leaseMs, workerId } = plan;
+    const due = pickDue(
+      ctx.sql(CLAIM_DUE).all(at, plan.skip.length > 0 ? JSON.stringify(plan.skip) : "[]", plan.scan) as DueRow[],
+      plan,
+    );
     const leaseToken = randomUUID();
     const leaseUntil = at + leaseMs;
     const leaseExpiresAt = new Date(leaseUntil);
@@ -324,11 +329,9 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
       }),
     claim: (limit, options) =>
       runSqlite(ctx, () => {
-        checkPositiveInt(limit, "claim limit");
-        checkPositiveInt(options?.leaseMs, "leaseMs");
+        const plan = claimPlan(limit, options);
         claimGeneration = ctx.outboxWork.generation;
-        const workerId = checkKey(options.workerId, "worker id");
-        return ctx.relaxed(() => claim.immediate(Math.min(limit, 1000), options.leaseMs, workerId, now()));
+        return ctx.relaxed(() => claim.immediate(plan, now()));
       }),
     recordAttempt: (lease, attempt) =>
       runSqlite(ctx, () => {

@@ -70,14 +70,15 @@ export function backlogConformance(backend: () => TestBackend): void {
       const built = Date.now();
 
       if (b.kind === "sqlite") {
-        const claim = await b.explain(CLAIM_DUE, [NOW, 50]);
+        const claim = await b.explain(CLAIM_DUE, [NOW, '["sub_x"]', 50]);
         expect(claim).toMatch(/SEARCH d USING INDEX deliveries_due_idx \(due_at<\?\)/);
         expect(claim).not.toMatch(/TEMP B-TREE/); // rows come out of the index already in due order
         expect(await b.explain(LEASE_ONE, [NOW, "w", "t", NOW, 1])).toMatch(
           /SEARCH deliveries USING INTEGER PRIMARY KEY/,
         );
         expect(claim).toMatch(/SEARCH m USING INDEX sqlite_autoindex_messages_1 \(id=\?\)/);
-        expect(claim).not.toMatch(/\bSCAN\b/);
+        // The skipped ids are read once into a list (SCAN json_each); no table is scanned.
+        expect(claim).not.toMatch(/\bSCAN (?!json_each)/);
         expect(await b.explain(CLAIMED_SUBSCRIPTION, ["s"])).not.toMatch(/\bSCAN\b/);
         expect(await b.explain(OLDEST_DUE, [NOW])).toMatch(
           /SEARCH deliveries USING INDEX deliveries_due_idx/,
@@ -85,11 +86,11 @@ export function backlogConformance(backend: () => TestBackend): void {
         expect(await b.explain(STATE_COUNTS)).not.toMatch(/deliveries\b/);
       } else {
         const s = quoteIdent((await b.sql("SELECT {schema} AS s"))[0].s);
-        const claim = await b.explain(claimSql(s), [NOW, 50, NOW + 30_000, "w", "t"]);
+        const claim = await b.explain(claimSql(s), [NOW, 50, NOW + 30_000, "w", "t", ["sub_x"], 200, 16]);
         expect(claim).toMatch(/Index Scan using deliveries_due_idx on deliveries/);
         expect(claim).not.toMatch(/Seq Scan on (deliveries|messages)/);
         // Due order comes from the index: no sort under the LIMIT (the final sort orders the 50 results).
-        const dueCte = claim.slice(claim.indexOf("CTE due"), claim.indexOf("CTE leased"));
+        const dueCte = claim.slice(claim.indexOf("CTE candidates"), claim.indexOf("CTE leased"));
         expect(dueCte).toMatch(/Limit[\s\S]*LockRows[\s\S]*Index Scan using deliveries_due_idx/);
         expect(dueCte).not.toMatch(/Sort/);
         const finish = await b.explain(finishSql(s), [

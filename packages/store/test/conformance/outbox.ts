@@ -111,6 +111,47 @@ export function outboxConformance(backend: () => TestBackend): void {
       expect(await store.outbox.claim(10, LEASE)).toEqual([]);
     });
 
+    it("skips the subscriptions a worker cannot serve and caps each subscription within one claim", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const [a, b, c] = await withSubscriptions(store, 3);
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        ids.push((await store.outbox.publish(NEW_PLANT(i))).messageId);
+        clock.advance(1000);
+      }
+      const view = (claimed: ClaimedDelivery[]) => claimed.map((d) => [d.message.id, d.subscription.id]);
+      // One per subscription: the oldest of each, in due order.
+      expect(view(await store.outbox.claim(10, { ...LEASE, maxPerSubscription: 1 }))).toEqual([
+        [ids[0], a!.id],
+        [ids[0], b!.id],
+        [ids[0], c!.id],
+      ]);
+      // a is full: its backlog does not take the claim's room.
+      expect(view(await store.outbox.claim(4, { ...LEASE, skipSubscriptions: [a!.id] }))).toEqual([
+        [ids[1], b!.id],
+        [ids[1], c!.id],
+        [ids[2], b!.id],
+        [ids[2], c!.id],
+      ]);
+      expect(
+        view(await store.outbox.claim(10, { ...LEASE, skipSubscriptions: [a!.id, b!.id, c!.id] })),
+      ).toEqual([]);
+      expect(view(await store.outbox.claim(10, { ...LEASE, maxPerSubscription: 2 }))).toEqual([
+        [ids[1], a!.id],
+        [ids[2], a!.id],
+        [ids[3], b!.id],
+        [ids[3], c!.id],
+      ]);
+      expect(view(await store.outbox.claim(10, LEASE))).toEqual([[ids[3], a!.id]]);
+      await expect(
+        store.outbox.claim(1, { ...LEASE, skipSubscriptions: "x" as unknown as string[] }),
+      ).rejects.toMatchObject({ code: "invalid_skip_subscriptions" });
+      await expect(store.outbox.claim(1, { ...LEASE, maxPerSubscription: 0 })).rejects.toMatchObject({
+        code: "invalid_max_per_subscription",
+      });
+    });
+
     it("never hands the same delivery to two concurrent claimers (two connections/pools)", async () => {
       const a = await backend().open();
       const b = await backend().open();

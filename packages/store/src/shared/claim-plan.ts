@@ -1,0 +1,68 @@
+import type { ClaimOptions } from "../api/outbox.js";
+import { StoreInputError } from "../errors.js";
+import { checkKey, checkPositiveInt } from "./validate.js";
+
+/** Most deliveries one claim hands out. */
+export const MAX_CLAIM = 1000;
+
+/** A claim's validated parameters, the same for both backends. */
+export interface ClaimPlan {
+  limit: number;
+  leaseMs: number;
+  workerId: string;
+  /** Subscription ids not to claim (JSON array text for SQLite's json_each, array for PostgreSQL). */
+  skip: readonly string[];
+  /** Per-subscription cap within this claim (`limit` when there is none). */
+  cap: number;
+  /** How many due rows are looked at: `limit`, or `4 × limit` with a cap (bounded even for a long backlog). */
+  scan: number;
+}
+
+/**
+ * Validates `claim(limit, options)` once for both backends.
+ *
+ * @example
+ * ```ts
+ * claimPlan(10, { leaseMs: 30_000, workerId: "w1", maxPerSubscription: 2 }); // { cap: 2, scan: 40, … }
+ * ```
+ */
+export function claimPlan(limit: number, options: ClaimOptions): ClaimPlan {
+  checkPositiveInt(limit, "claim limit");
+  const leaseMs = checkPositiveInt(options?.leaseMs, "leaseMs");
+  const workerId = checkKey(options.workerId, "worker id");
+  const skip = options.skipSubscriptions ?? [];
+  if (!Array.isArray(skip) || skip.some((id) => typeof id !== "string")) {
+    throw new StoreInputError("invalid_skip_subscriptions", "skipSubscriptions must be an array of subscription ids.");
+  }
+  const capped = Math.min(limit, MAX_CLAIM);
+  const cap =
+    options.maxPerSubscription === undefined
+      ? capped
+      : Math.min(capped, checkPositiveInt(options.maxPerSubscription, "max per subscription"));
+  return { limit: capped, leaseMs, workerId, skip, cap, scan: cap < capped ? capped * 4 : capped };
+}
+
+/**
+ * Keeps due rows (in due order) up to the plan's limit, at most `cap` per subscription.
+ *
+ * @example
+ * ```ts
+ * pickDue([{ subscription_id: "a" }, { subscription_id: "a" }, { subscription_id: "b" }], { cap: 1, limit: 5 }); // a, b
+ * ```
+ */
+export function pickDue<Row extends { subscription_id: string }>(
+  rows: readonly Row[],
+  plan: Pick<ClaimPlan, "cap" | "limit">,
+): Row[] {
+  if (plan.cap >= plan.limit) return rows.slice(0, plan.limit);
+  const taken = new Map<string, number>();
+  const picked: Row[] = [];
+  for (const row of rows) {
+    const n = taken.get(row.subscription_id) ?? 0;
+    if (n >= plan.cap) continue;
+    taken.set(row.subscription_id, n + 1);
+    picked.push(row);
+    if (picked.length === plan.limit) break;
+  }
+  return picked;
+}
