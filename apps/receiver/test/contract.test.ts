@@ -82,6 +82,15 @@ describe("plant-store-receiver: every status code of the contract, over a real s
     expectError(await post(receiver.url, PLANT, headers), 400, /id/i);
   });
 
+  it("401: another scheme (Basic) carries no bearer token: a bare challenge, RFC 6750 §3", async () => {
+    const r = await post(receiver.url, PLANT, {
+      ...(await signedHeaders(PLANT)),
+      authorization: "Basic dXNlcjpwYXNz",
+    });
+    expectError(r, 401, /Missing bearer token/);
+    expect(r.headers.get("www-authenticate")).toBe('Bearer realm="plant-store"');
+  });
+
   it("400: malformed Authorization, with an invalid_request challenge", async () => {
     const r = await post(receiver.url, PLANT, {
       ...(await signedHeaders(PLANT)),

@@ -73,7 +73,9 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     done(
       new ApiError(
         415,
-        `Content type '${request.headers["content-type"]}' is not accepted; send 'Content-Type: application/json'.`,
+        request.headers["content-type"]
+          ? `Content type '${request.headers["content-type"].slice(0, 100)}' is not accepted; send 'Content-Type: application/json'.`
+          : "The request has a body but no Content-Type; send 'Content-Type: application/json'.",
       ),
     ),
   );
@@ -101,13 +103,25 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
       unavailable ? "The store is not available right now. Retry later." : "The request failed. Retry later.",
     );
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      reply,
-      404,
-      `Nothing is served at ${request.method} ${request.url.split("?")[0]}. See GET /openapi.json.`,
-    ),
-  );
+  // Every route as a pattern with its methods, so a known path asked with another method answers 405 + Allow.
+  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  app.addHook("onRoute", (route) => {
+    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, "[^/]+")}$`);
+    let entry = routes.find((r) => r.pattern.source === pattern.source);
+    if (!entry) routes.push((entry = { pattern, methods: new Set() }));
+    for (const method of [route.method].flat()) entry.methods.add(method);
+    if (entry.methods.has("GET")) entry.methods.add("HEAD");
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "/";
+    const route = routes.find((r) => r.pattern.test(path));
+    if (route) {
+      const allow = [...route.methods].sort().join(", ");
+      reply.header("allow", allow);
+      return sendError(reply, 405, `${request.method} is not allowed on ${path}; use ${allow}.`);
+    }
+    return sendError(reply, 404, `Nothing is served at ${request.method} ${path}. See GET /openapi.json.`);
+  });
 
   app.addHook("onRequest", async (request, reply) => {
     const path = request.url.split("?")[0];

@@ -21,7 +21,7 @@ const page = (item: string) => ({
 });
 
 /** The admin API document. */
-export const adminOpenApi = {
+export const adminOpenApi = withCommonResponses({
   openapi: "3.1.0",
   info: {
     title: "Plant Store sender admin API",
@@ -169,6 +169,7 @@ export const adminOpenApi = {
           "400": error,
           "401": error,
           "404": error,
+          "409": { description: "The subscription is disabled; enable it first.", ...json(ref("Error")) },
         },
       },
     },
@@ -202,6 +203,10 @@ export const adminOpenApi = {
           "202": { description: "Stored; deliveries are queued.", ...json(ref("Published")) },
           "400": error,
           "401": error,
+          "409": {
+            description: "The Idempotency-Key was already used for a different event.",
+            ...json(ref("Error")),
+          },
           "415": error,
           "422": error,
         },
@@ -437,4 +442,26 @@ export const adminOpenApi = {
       },
     },
   },
-} as const;
+} as const);
+
+type Operation = { tags?: readonly string[]; requestBody?: unknown; responses: Record<string, unknown> };
+
+/**
+ * Adds the answers every operation can give, so the document lists what the API really returns: on each
+ * authenticated operation 400 (malformed `Authorization`), 401 and 503 (store unavailable); on each one with a
+ * body 400 (not JSON), 413 (over the body limit) and 415 (not `application/json`). Responses end up sorted.
+ */
+function withCommonResponses<T extends { paths: Record<string, Record<string, unknown>> }>(doc: T): T {
+  for (const item of Object.values(doc.paths)) {
+    for (const [method, value] of Object.entries(item)) {
+      if (!["get", "post", "patch", "put", "delete"].includes(method)) continue;
+      const op = value as Operation;
+      if (op.tags?.includes("operations")) continue;
+      const extra = ["400", "401", "503", ...(op.requestBody ? ["413", "415"] : [])];
+      const responses: Record<string, unknown> = { ...op.responses };
+      for (const status of extra) responses[status] ??= error;
+      op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+    }
+  }
+  return doc;
+}

@@ -31,6 +31,41 @@ describe("the admin API document", () => {
     expect(await served.json()).toEqual(JSON.parse(JSON.stringify(adminOpenApi)));
   });
 
+  it("lists the answers every operation can give (auth, store, body errors)", () => {
+    const paths = adminOpenApi.paths as unknown as Record<
+      string,
+      Record<string, { tags?: string[]; requestBody?: unknown; responses: Record<string, unknown> }>
+    >;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (method === "parameters" || op.tags?.includes("operations")) continue;
+        const statuses = Object.keys(op.responses);
+        expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(["400", "401", "503"]));
+        if (op.requestBody)
+          expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(["413", "415"]));
+      }
+    }
+    expect(Object.keys(paths["/events"]!.post!.responses)).toContain("409");
+    expect(Object.keys(paths["/subscriptions/{id}/recover"]!.post!.responses)).toContain("409");
+  });
+
+  it("answers 405 with Allow for a known path asked with another method, 404 for an unknown path", async () => {
+    for (const [method, path, allow] of [
+      ["PUT", "/subscriptions", "GET, HEAD, POST"],
+      ["DELETE", "/subscriptions/sub_x", "GET, HEAD, PATCH"],
+      ["GET", "/deliveries/1/resend", "POST"],
+      ["POST", "/healthz", "GET, HEAD"],
+    ] as const) {
+      const res = await api(sender.url, method, path);
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get("allow")).toBe(allow);
+      expect(res.body).toEqual({ error: 405, message: expect.stringContaining(`use ${allow}`) });
+    }
+    const unknown = await api(sender.url, "GET", "/nowhere");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toBe(404);
+  });
+
   it("the validator can fail (a broken copy is refused)", async () => {
     const broken = JSON.parse(JSON.stringify(adminOpenApi));
     broken.paths["/events"].post.responses = "none";
@@ -51,10 +86,17 @@ describe("admin API over a real socket", () => {
       authorization: `Bearer ${TOKEN}`,
     });
     expect(wrong.status).toBe(401);
+    // Another scheme carries no bearer token: 401 with a bare challenge (RFC 6750 §3).
+    const basic = await api(sender.url, "GET", "/subscriptions", undefined, { authorization: "Basic abc" });
+    expect(basic.status).toBe(401);
+    expect(basic.headers.get("www-authenticate")).toBe('Bearer realm="plant-store-sender"');
     const malformed = await api(sender.url, "GET", "/subscriptions", undefined, {
-      authorization: "Basic abc",
+      authorization: "Bearer two tokens",
     });
     expect(malformed.status).toBe(400);
+    expect(malformed.headers.get("www-authenticate")).toBe(
+      'Bearer realm="plant-store-sender", error="invalid_request"',
+    );
     for (const open of ["/healthz", "/readyz", "/metrics"])
       expect((await fetch(`${sender.url}${open}`)).status).toBe(200);
   });

@@ -252,7 +252,11 @@ describe("fairness between subscriptions", () => {
     const healthy = await sink((_req, res) => res.writeHead(204).end());
     try {
       for (const target of [hanging, healthy]) {
-        const res = await api(own.url, "POST", "/subscriptions", { url: target.url, token: TOKEN, secret: SECRET });
+        const res = await api(own.url, "POST", "/subscriptions", {
+          url: target.url,
+          token: TOKEN,
+          secret: SECRET,
+        });
         expect(res.status).toBe(201);
       }
       for (let i = 1; i <= 30; i++) {

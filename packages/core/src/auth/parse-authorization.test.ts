@@ -20,14 +20,28 @@ describe("parseAuthorization", () => {
   });
 
   it.each([
-    ["another scheme", "Basic dXNlcjpwYXNz", "does not use the Bearer scheme"],
-    ["no scheme", "psk_secret123", "does not use the Bearer scheme"],
+    ["another scheme", "Basic dXNlcjpwYXNz"],
+    ["no scheme", "psk_secret123"],
+    ["a scheme glued to the token", "Bearerpsk_secret123"],
+  ])(
+    "reports %s as missing (no bearer token: 401 without an error code, RFC 6750 §3), without echoing it",
+    (_, header) => {
+      const result = parseAuthorization(header);
+      expect(result).toMatchObject({ ok: false, reason: "missing" });
+      if (result.ok) return;
+      expect(result.message).toContain("does not use the Bearer scheme");
+      expect(result.message).not.toContain("secret");
+      expect(result.message).not.toContain("dXNlcjpwYXNz");
+    },
+  );
+
+  it.each([
     ["no token", "Bearer", "no token"],
     ["two credentials", "Bearer psk_secret123 psk_secret456", "more than one"],
     ["a comma", "Bearer psk_secret123,", "characters"],
     ["quotes", 'Bearer "psk_secret123"', "characters"],
     ["padding in the middle", "Bearer psk=secret123", "characters"],
-    ["a tab separator", "Bearer\tpsk_secret123", "Bearer scheme"],
+    ["a tab separator", "Bearer\tpsk_secret123", "one space"],
     ["a line break inside", "Bearer psk_secret\n123", "characters"],
   ])("refuses %s as invalid_request without echoing the token", (_, header, fragment) => {
     const result = parseAuthorization(header);

@@ -16,25 +16,37 @@ const USAGE = "Send 'Authorization: Bearer <token>'.";
 
 /**
  * Reads a bearer token from an `Authorization` header (RFC 6750 §2.1). The scheme is case-insensitive and must be
- * followed by exactly one `b64token`. An absent or blank header is `missing` (answer 401 with a bare challenge);
- * anything else malformed is `invalid_request` (answer 400). Never throws.
+ * followed by one space and exactly one `b64token`. An absent or blank header, or one of another scheme (`Basic …`),
+ * carries no bearer token: `missing` (answer 401 with a bare challenge, RFC 6750 §3). A malformed Bearer header is
+ * `invalid_request` (answer 400). Never throws.
  *
  * @example
  * ```ts
- * parseAuthorization("Bearer psk_abc"); // { ok: true, token: "psk_abc" }
- * parseAuthorization(undefined);        // { ok: false, reason: "missing", message: "…" }
- * parseAuthorization("Basic dXNlcg=="); // { ok: false, reason: "invalid_request", message: "…" }
+ * parseAuthorization("Bearer psk_abc");    // { ok: true, token: "psk_abc" }
+ * parseAuthorization(undefined);           // { ok: false, reason: "missing", message: "…" }
+ * parseAuthorization("Basic dXNlcg==");    // { ok: false, reason: "missing", message: "…" }
+ * parseAuthorization("Bearer two tokens"); // { ok: false, reason: "invalid_request", message: "…" }
  * ```
  */
 export function parseAuthorization(header: string | null | undefined): ParsedAuthorization {
   if (typeof header !== "string" || header.trim() === "") {
     return { ok: false, reason: "missing", message: `No Authorization header. ${USAGE}` };
   }
-  const [scheme = "", ...credentials] = header.trim().split(/ +/);
+  const trimmed = header.trim();
+  const scheme = trimmed.split(/\s/, 1)[0] ?? "";
   // The scheme is not echoed: a client that forgot "Bearer " would have its token there.
   if (scheme.toLowerCase() !== "bearer") {
-    return invalid(`The Authorization header does not use the Bearer scheme. ${USAGE}`);
+    return {
+      ok: false,
+      reason: "missing",
+      message: `The Authorization header does not use the Bearer scheme. ${USAGE}`,
+    };
   }
+  const rest = trimmed.slice(scheme.length);
+  if (rest !== "" && !rest.startsWith(" ")) {
+    return invalid(`Separate 'Bearer' and the token with one space. ${USAGE}`);
+  }
+  const credentials = rest.trim() === "" ? [] : rest.trim().split(/ +/);
   const [token] = credentials;
   if (token === undefined) return invalid(`The Authorization header has no token after 'Bearer'. ${USAGE}`);
   if (credentials.length > 1) {
