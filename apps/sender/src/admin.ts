@@ -108,7 +108,10 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
   app.addHook("onRoute", (route) => {
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, "[^/]+")}$`);
     let entry = routes.find((r) => r.pattern.source === pattern.source);
-    if (!entry) routes.push((entry = { pattern, methods: new Set() }));
+    if (!entry) {
+      entry = { pattern, methods: new Set() };
+      routes.push(entry);
+    }
     for (const method of [route.method].flat()) entry.methods.add(method);
     if (entry.methods.has("GET")) entry.methods.add("HEAD");
   });

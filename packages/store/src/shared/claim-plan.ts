@@ -32,7 +32,10 @@ export function claimPlan(limit: number, options: ClaimOptions): ClaimPlan {
   const workerId = checkKey(options.workerId, "worker id");
   const skip = options.skipSubscriptions ?? [];
   if (!Array.isArray(skip) || skip.some((id) => typeof id !== "string")) {
-    throw new StoreInputError("invalid_skip_subscriptions", "skipSubscriptions must be an array of subscription ids.");
+    throw new StoreInputError(
+      "invalid_skip_subscriptions",
+      "skipSubscriptions must be an array of subscription ids.",
+    );
   }
   const capped = Math.min(limit, MAX_CLAIM);
   const cap =

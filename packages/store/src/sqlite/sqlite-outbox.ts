@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { AttemptInput, ClaimedDelivery, DeliveryState, LeaseRef, Outbox } from "../api/outbox.js";
 import { StoreConflictError, StoreInputError, StoreUnavailableError } from "../errors.js";
 import { type AttemptValues, attemptValues } from "../shared/attempt.js";
-import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
 import { type ClaimPlan, claimPlan, pickDue } from "../shared/claim-plan.js";
+import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import { prepareEvent } from "../shared/prepare-event.js";
 import {
@@ -77,7 +77,9 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
   const claim = ctx.db.transaction((plan: ClaimPlan, at: number) => {
     const { leaseMs, workerId } = plan;
     const due = pickDue(
-      ctx.sql(CLAIM_DUE).all(at, plan.skip.length > 0 ? JSON.stringify(plan.skip) : "[]", plan.scan) as DueRow[],
+      ctx
+        .sql(CLAIM_DUE)
+        .all(at, plan.skip.length > 0 ? JSON.stringify(plan.skip) : "[]", plan.scan) as DueRow[],
       plan,
     );
     const leaseToken = randomUUID();
