@@ -8,7 +8,13 @@ import {
   type WebhookHandler,
   type WebhookResponse,
 } from "@plant-store/core";
-import { handleNodeRequest, send } from "@plant-store/core/node";
+import {
+  answerClientError,
+  answerExpectContinue,
+  handleNodeRequest,
+  requestPath,
+  send,
+} from "@plant-store/core/node";
 import { WEBHOOK_HEADERS, WEBHOOK_PATH } from "@plant-store/spec";
 import { type OpenStoreOptions, openStore, type Store } from "@plant-store/store";
 import type { Logger } from "pino";
@@ -96,17 +102,32 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     : createWebhookHandler({ ...common, onEvent: record });
   const admin: AdminApi = createAdminApi({ store, adminTokens: options.adminTokens ?? [] });
 
-  const server = createServer((req, res) => {
-    const path = pathOf(req.url);
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const path = requestPath(req.url);
     if (path === WEBHOOK_PATH) {
       void webhook(req, res);
       return;
     }
     void ops(path, req, res);
-  });
-  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  };
+  // node checks the header and request timeouts every connectionsCheckingInterval (30 s by default), which would
+  // let a slow client hold a connection for 30 s past a 10 s limit: check every second (or sooner).
+  const server = createServer(
+    { connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 2))) },
+    serve,
+  );
+  server.headersTimeout = headersTimeout;
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  // Unparsable requests and timeouts answer `{ error, message }` like everything else, not node's empty 400.
+  server.on("clientError", answerClientError);
+  // `Expect: 100-continue`: a request refused on its headers alone is answered before its body is invited.
+  server.on("checkContinue", (req, res) => {
+    if (requestPath(req.url) !== WEBHOOK_PATH) res.writeContinue();
+    else if (!answerExpectContinue(handler, req, res)) return;
+    serve(req, res);
+  });
 
   async function webhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -221,10 +242,4 @@ function reasonOf(response: WebhookResponse): string {
   } catch {
     return "";
   }
-}
-
-function pathOf(url: string | undefined): string {
-  if (!url) return "/";
-  const q = url.indexOf("?");
-  return q === -1 ? url : url.slice(0, q);
 }

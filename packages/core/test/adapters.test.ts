@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import express from "express";
 import Fastify from "fastify";
 import { Hono } from "hono";
@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BODY_ALREADY_PARSED, plantStoreWebhook as expressWebhook } from "../src/adapters/express.js";
 import { plantStoreWebhook as fastifyWebhook } from "../src/adapters/fastify.js";
 import { plantStoreWebhook as honoWebhook } from "../src/adapters/hono.js";
-import { createNodeHandler } from "../src/adapters/node.js";
+import { createNodeHandler, requestPath } from "../src/adapters/node.js";
 import type { ReceivedEvent } from "../src/receive/index.js";
 import { NOW_MS, SECRET, signedHeaders, TOKEN } from "./helpers.js";
 
@@ -87,6 +87,34 @@ describe("adapters over real sockets", () => {
     await contract(base, "/plant/webhook", events);
     const missing = await fetch(`${base}/elsewhere`, { method: "POST" });
     expect(missing.status).toBe(404);
+    // Absolute-form request target (RFC 9112 §3.2.2: a server must accept it), over a raw socket.
+    const headers = await signedHeaders(PLANT, { id: "m-absolute" });
+    const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
+    const socket = connect(Number(new URL(base).port), "127.0.0.1");
+    socket.end(
+      [
+        `POST ${base}/plant/webhook?via=proxy HTTP/1.1`,
+        "host: x",
+        ...lines,
+        `content-length: ${Buffer.byteLength(PLANT)}`,
+        "connection: close",
+        "",
+        PLANT,
+      ].join("\r\n"),
+    );
+    let answer = "";
+    for await (const chunk of socket) answer += chunk;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(events).toHaveLength(2);
+  });
+
+  it("requestPath reads origin-form and absolute-form targets", () => {
+    expect(requestPath("/plant/webhook?x=1")).toBe("/plant/webhook");
+    expect(requestPath("/plant/webhook")).toBe("/plant/webhook");
+    expect(requestPath("http://127.0.0.1:4000/plant/webhook?x=1")).toBe("/plant/webhook");
+    expect(requestPath("https://h")).toBe("/");
+    expect(requestPath(undefined)).toBe("/");
+    expect(requestPath("*")).toBe("*");
   });
 
   it("node:http stops reading at the cap (413 before the whole body arrives)", async () => {

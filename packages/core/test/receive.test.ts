@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createFetchHandler } from "../src/adapters/fetch.js";
+import type { WebhookHandlerOptions } from "../src/receive/handler.js";
 import { createMemoryDedup, type ReceivedEvent } from "../src/receive/index.js";
 import { NOW_MS, NOW_S, SECRET, signedHeaders, TOKEN, webhookUrl } from "./helpers.js";
 
@@ -19,7 +20,7 @@ function app(extra: Record<string, unknown> = {}) {
       events.push(event);
     },
     ...extra,
-  } as Parameters<typeof createFetchHandler>[0]);
+  } as WebhookHandlerOptions);
 }
 beforeEach(() => {
   events = [];
@@ -144,6 +145,31 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
       "content-type": "application/json",
     });
     expectError(r, 401, /requires signed webhooks/);
+  });
+
+  it("every signature 401 carries a WWW-Authenticate challenge (RFC 9110 §15.5.2)", async () => {
+    const other = "whsec_dGhpcyBpcyBhbm90aGVyIHNlY3JldCBvZiAzMiBieXRlcyE=";
+    const cases = [
+      await signedHeaders(PLANT, { secret: other }),
+      await signedHeaders(PLANT, { timestamp: NOW_S - 301 }),
+      { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    ];
+    for (const headers of cases) {
+      const r = await post(app(), PLANT, headers);
+      expect(r.status).toBe(401);
+      expect(r.headers.get("www-authenticate")).toBe('Bearer realm="plant-store"');
+    }
+  });
+
+  it("415: a compressed body (Content-Encoding other than identity), with Accept-Encoding: identity", async () => {
+    for (const encoding of ["gzip", "br", "gzip, identity"]) {
+      const headers = { ...(await signedHeaders(PLANT)), "content-encoding": encoding };
+      const r = await post(app(), PLANT, headers);
+      expectError(r, 415, /uncompressed/);
+      expect(r.headers.get("accept-encoding")).toBe("identity");
+    }
+    const identity = { ...(await signedHeaders(PLANT)), "content-encoding": "identity" };
+    expect((await post(app(), PLANT, identity)).status).toBe(200);
   });
 
   it("404: unknown path", async () => {

@@ -22,6 +22,13 @@ import { handleNodeRequest, send } from "./node.js";
 type ExpressRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: boolean };
 
 /** The message answered (with 503, so the sender retries and nothing is lost) when the raw body is gone. */
+/** The middleware `plantStoreWebhook` returns (`(req, res, next)`). */
+export type ExpressMiddleware = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) => void;
+
 export const BODY_ALREADY_PARSED =
   "The webhook's raw body was already consumed by a body parser such as express.json(). Mount plantStoreWebhook() " +
   "before express.json(), or use express.raw({ type: 'application/json' }) on this route, so the signature can be " +
@@ -36,9 +43,9 @@ export const BODY_ALREADY_PARSED =
  * app.post("/plant/webhook", plantStoreWebhook({ tokens: ["psk_…"], secrets: ["whsec_…"], onEvent: save }));
  * ```
  */
-export function plantStoreWebhook(
-  options: WebhookHandlerOptions | WebhookHandler,
-): (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void {
+export function plantStoreWebhook(options: WebhookHandlerOptions): ExpressMiddleware;
+export function plantStoreWebhook(handler: WebhookHandler): ExpressMiddleware;
+export function plantStoreWebhook(options: WebhookHandlerOptions | WebhookHandler): ExpressMiddleware {
   const handler = "handle" in options ? options : createWebhookHandler({ ...options, path: null });
   return (req, res, next) => {
     const r = req as ExpressRequest;

@@ -23,6 +23,8 @@ import type { WebhookResponse } from "../receive/types.js";
  * export default { fetch: createFetchHandler({ tokens: [env.TOKEN], onEvent: save }) };
  * ```
  */
+export function createFetchHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response>;
+export function createFetchHandler(handler: WebhookHandler): (request: Request) => Promise<Response>;
 export function createFetchHandler(
   options: WebhookHandlerOptions | WebhookHandler,
 ): (request: Request) => Promise<Response> {

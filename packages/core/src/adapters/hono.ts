@@ -27,6 +27,8 @@ export interface HonoContextLike {
  * app.all("/plant/webhook", plantStoreWebhook({ tokens: ["psk_…"], onEvent: save }));
  * ```
  */
+export function plantStoreWebhook(options: WebhookHandlerOptions): (c: HonoContextLike) => Promise<Response>;
+export function plantStoreWebhook(handler: WebhookHandler): (c: HonoContextLike) => Promise<Response>;
 export function plantStoreWebhook(
   options: WebhookHandlerOptions | WebhookHandler,
 ): (c: HonoContextLike) => Promise<Response> {

@@ -14,7 +14,8 @@
  * server.listen(4000);
  * ```
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import { createWebhookHandler, type WebhookHandler, type WebhookHandlerOptions } from "../receive/handler.js";
 import type { WebhookResponse } from "../receive/types.js";
 
@@ -29,6 +30,8 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
  * http.createServer(createNodeHandler({ tokens: ["psk_…"], onEvent: save })).listen(4000);
  * ```
  */
+export function createNodeHandler(options: WebhookHandlerOptions): NodeListener;
+export function createNodeHandler(handler: WebhookHandler): NodeListener;
 export function createNodeHandler(options: WebhookHandlerOptions | WebhookHandler): NodeListener {
   const handler = "handle" in options ? options : createWebhookHandler(options);
   return (req, res) => {
@@ -55,7 +58,7 @@ export async function handleNodeRequest(
   preRead?: Uint8Array,
 ): Promise<WebhookResponse | null> {
   const headers = (name: string) => headerValue(req.headers[name]);
-  const request = { method: req.method ?? "GET", path: pathOf(req.url), headers };
+  const request = { method: req.method ?? "GET", path: requestPath(req.url), headers };
   let response = handler.preflight(request);
   if (response) {
     if (!req.complete) req.resume();
@@ -66,6 +69,65 @@ export async function handleNodeRequest(
   }
   send(res, response);
   return response;
+}
+
+/**
+ * For a `checkContinue` listener: a request that sent `Expect: 100-continue` first gets the checks that need no body
+ * (path, method, content type, declared size). A refusal is sent at once and the body is never invited (false);
+ * otherwise `100 Continue` is sent (true) and the caller serves the request as usual.
+ *
+ * @example
+ * ```ts
+ * server.on("checkContinue", (req, res) => {
+ *   if (answerExpectContinue(handler, req, res)) server.emit("request", req, res);
+ * });
+ * ```
+ */
+export function answerExpectContinue(
+  handler: WebhookHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  const early = handler.preflight({
+    method: req.method ?? "GET",
+    path: requestPath(req.url),
+    headers: (name) => headerValue(req.headers[name]),
+  });
+  if (!early) {
+    res.writeContinue();
+    return true;
+  }
+  // The client holds the body back until it hears 100 Continue; it will not come, so the connection ends here.
+  send(res, { ...early, headers: { ...early.headers, connection: "close" } });
+  return false;
+}
+
+/**
+ * A `clientError` listener answering what node:http cannot parse (malformed or oversized headers, a request that
+ * took too long) in the contract's shape, `{ error, message }` as JSON, instead of node's empty 400. Like node's own
+ * handler it writes only when no response has started on the socket, then closes it.
+ *
+ * @example
+ * ```ts
+ * server.on("clientError", answerClientError);
+ * ```
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  const message = socket as Duplex & { _httpMessage?: { headersSent?: boolean } };
+  if (error.code !== "ECONNRESET" && socket.writable && !message._httpMessage?.headersSent) {
+    const [status, text] =
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "The request headers are too large."]
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "The request did not arrive in time. Send it again, without pausing."]
+          : [400, "The request is not valid HTTP/1.1 (malformed request line, header or body framing)."];
+    const body = JSON.stringify({ error: status, message: text });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /**
@@ -132,8 +194,25 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-function pathOf(url: string | undefined): string {
+/**
+ * The path of a request target without its query: origin-form (`/plant/webhook?x=1`) or absolute-form
+ * (`http://host/plant/webhook`, which RFC 9112 §3.2.2 says servers must accept).
+ *
+ * @example
+ * ```ts
+ * requestPath("http://127.0.0.1:4000/plant/webhook?x=1"); // "/plant/webhook"
+ * ```
+ */
+export function requestPath(url: string | undefined): string {
   if (!url) return "/";
-  const q = url.indexOf("?");
-  return q === -1 ? url : url.slice(0, q);
+  let start = 0;
+  if (url.charCodeAt(0) !== 47 /* "/" */) {
+    const scheme = url.indexOf("://");
+    if (scheme !== -1) {
+      start = url.indexOf("/", scheme + 3);
+      if (start === -1) return "/";
+    }
+  }
+  const q = url.indexOf("?", start);
+  return q === -1 ? (start === 0 ? url : url.slice(start)) : url.slice(start, q);
 }

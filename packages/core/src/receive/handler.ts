@@ -103,6 +103,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     : (options.tokens as TokenVerifier);
   const onEvent = options.onEvent as (event: ReceivedEvent) => OnEventResult | Promise<OnEventResult>;
   const { dedup, logger } = options;
+  // Every 401 carries a challenge (RFC 9110 §15.5.2), also when the token passed and the signature did not.
+  const signatureChallenge = { "www-authenticate": bearerChallenge({ realm }) };
 
   function preflight(request: Omit<WebhookRequest, "body">): WebhookResponse | null {
     if (path !== null && request.path !== path) {
@@ -123,6 +125,14 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         contentType
           ? `Content type '${truncate(contentType, 100)}' is not accepted. Send 'Content-Type: application/json' (UTF-8).`
           : "The request has no Content-Type. Send 'Content-Type: application/json'.",
+      );
+    }
+    const encoding = request.headers("content-encoding");
+    if (encoding && encoding.trim().toLowerCase() !== "identity") {
+      return errorResponse(
+        415,
+        `Content-Encoding '${truncate(encoding, 50)}' is not accepted. Send the JSON body uncompressed.`,
+        { "accept-encoding": "identity" },
       );
     }
     const length = request.headers("content-length");
@@ -182,6 +192,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         return errorResponse(
           401,
           "This receiver requires signed webhooks: send webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks).",
+          signatureChallenge,
         );
       }
       const verdict = await verify({
@@ -195,7 +206,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       if (!verdict.ok) {
         const status =
           verdict.code.startsWith("malformed_") || verdict.code === "missing_headers" ? 400 : 401;
-        return errorResponse(status, verdict.message);
+        return errorResponse(status, verdict.message, status === 401 ? signatureChallenge : {});
       }
       timestamp = verdict.timestamp;
     } else {

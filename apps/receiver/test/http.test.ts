@@ -1,0 +1,131 @@
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createReceiver } from "../src/index.js";
+import { cleanup, post, type Running, SECRET, signedHeaders, startReceiver, TOKEN } from "./support.js";
+
+const PLANT = '{"id":1,"name":"Monstera deliciosa","tag":"tropical"}';
+let receiver: Running;
+beforeAll(async () => {
+  receiver = await startReceiver([
+    "--token",
+    TOKEN,
+    "--secret",
+    SECRET,
+    "--db",
+    ":memory:",
+    "--max-body",
+    "512",
+  ]);
+});
+afterAll(async () => {
+  receiver.child.kill("SIGTERM");
+  await receiver.exited;
+  cleanup();
+});
+
+/** Sends raw bytes over a socket (optionally in timed parts) and returns everything the server answered. */
+async function raw(url: string, ...parts: (string | number)[]): Promise<string> {
+  const socket = connect(Number(new URL(url).port), "127.0.0.1");
+  let answer = "";
+  socket.setEncoding("latin1");
+  socket.on("data", (chunk) => {
+    answer += chunk;
+  });
+  const closed = new Promise((resolve) => socket.on("close", resolve));
+  for (const part of parts) {
+    if (typeof part === "number") await new Promise((r) => setTimeout(r, part));
+    else if (!socket.destroyed) socket.write(part);
+  }
+  await closed;
+  return answer;
+}
+
+function jsonBody(answer: string): unknown {
+  return JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+}
+
+async function request(body: string, extra: Record<string, string> = {}, target = "/plant/webhook") {
+  const headers = { ...(await signedHeaders(body)), ...extra };
+  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
+  return [`POST ${target} HTTP/1.1`, "host: x", ...lines, "connection: close", "", ""].join("\r\n");
+}
+
+describe("HTTP edges, over raw sockets", () => {
+  it("400 with a JSON body for a request node:http cannot parse (not node's empty 400)", async () => {
+    const answer = await raw(
+      receiver.url,
+      "POST /plant/webhook HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n",
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toMatch(/content-type: application\/json/i);
+    expect(jsonBody(answer)).toEqual({ error: 400, message: expect.stringContaining("not valid HTTP/1.1") });
+    const framing = await raw(
+      receiver.url,
+      "POST /plant/webhook HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!",
+    );
+    expect(jsonBody(framing)).toMatchObject({ error: 400 });
+  });
+
+  it("431 with a JSON body for oversized headers", async () => {
+    const answer = await raw(
+      receiver.url,
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(jsonBody(answer)).toEqual({ error: 431, message: expect.any(String) });
+  });
+
+  it("accepts an absolute-form request target (RFC 9112 §3.2.2)", async () => {
+    const answer = await raw(
+      receiver.url,
+      `${await request(PLANT, { "content-length": String(PLANT.length) }, `${receiver.url}/plant/webhook`)}${PLANT}`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it("Expect: 100-continue: refused on its headers without inviting the body, else 100 then 200", async () => {
+    const refused = await raw(
+      receiver.url,
+      await request(PLANT, { "content-length": "5000000", expect: "100-continue" }),
+    );
+    expect(refused).not.toContain("100 Continue");
+    expect(refused).toMatch(/^HTTP\/1\.1 413 /);
+    const body = '{"id":2,"name":"Fern"}';
+    const accepted = await raw(
+      receiver.url,
+      await request(body, { "content-length": String(body.length), expect: "100-continue" }),
+      300,
+      body,
+    );
+    expect(accepted).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+  });
+
+  it("415 for a compressed body, and a WWW-Authenticate challenge on a signature 401", async () => {
+    const gzip = await post(receiver.url, PLANT, {
+      ...(await signedHeaders(PLANT)),
+      "content-encoding": "gzip",
+    });
+    expect(gzip.status).toBe(415);
+    const stale = await fetch(`${receiver.url}/plant/webhook`, {
+      method: "POST",
+      body: PLANT,
+      headers: await signedHeaders(PLANT, { timestamp: Math.floor(Date.now() / 1000) - 3600 }),
+    });
+    expect(stale.status).toBe(401);
+    expect(stale.headers.get("www-authenticate")).toBe('Bearer realm="plant-store"');
+  });
+
+  it("a client that stalls in its headers gets 408 (JSON) once headersTimeoutMs passes, not 30 s later", async () => {
+    const own = await createReceiver({ tokens: [TOKEN], headersTimeoutMs: 300 });
+    const url = await own.listen(0);
+    try {
+      // Sends half a request, then nothing: the answer must come from the 300 ms header timeout (the test's own
+      // 5 s limit would fail first if node only checked every 30 s, its default).
+      const answer = await raw(url, "POST /plant/webhook HTTP/1.1\r\nHost: x\r\n");
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(jsonBody(answer)).toEqual({ error: 408, message: expect.any(String) });
+    } finally {
+      await own.close();
+    }
+  }, 5_000);
+});
