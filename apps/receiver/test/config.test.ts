@@ -29,7 +29,13 @@ describe("plant-store-receiver configuration", () => {
     [["--token", TOKEN, "--secret", "nope"], {}, /must start with whsec_/],
     [["--token", TOKEN, "--secret", "whsec_AAAA"], {}, /secret.*entry 1/i],
     [["--token", TOKEN, "--max-body", "lots"], {}, /--max-body.*whole number/],
-    [["--token", TOKEN, "--log-level", "loud"], {}, /logLevel/],
+    [["--token", TOKEN, "--log-level", "loud"], {}, /--log-level \/ PLANT_STORE_LOG_LEVEL/],
+    [
+      ["--token", TOKEN],
+      { PLANT_STORE_WEBHOOK_SECRET: " " },
+      /--secret \/ PLANT_STORE_WEBHOOK_SECRET: is set but empty/,
+    ],
+    [["--token", TOKEN, "--secret="], {}, /--secret .*set but empty/],
     [[], { PLANT_STORE_TOKENS: "psk_short" }, /damaged/],
   ] as const)("exits 2 and says what to fix: %j %j", async (args, env, message) => {
     const result = await bin([...args], env);

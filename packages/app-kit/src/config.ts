@@ -8,7 +8,8 @@ export class ConfigError extends Error {
 
 /**
  * A comma-separated list (`a, b,,c` → `["a", "b", "c"]`); not given at all, an empty list (so a required list
- * says what to set, through its own `.min(1, …)` message).
+ * says what to set, through its own `.min(1, …)` message). Given but blank (`--secret=`, `SECRET=" "`) is an
+ * error: a broken template must not silently turn a check off.
  *
  * @example
  * ```ts
@@ -18,12 +19,17 @@ export class ConfigError extends Error {
 export const csvList = z
   .string()
   .optional()
-  .transform((s) =>
-    (s ?? "")
+  .transform((s, ctx) => {
+    const items = (s ?? "")
       .split(",")
       .map((x) => x.trim())
-      .filter(Boolean),
-  );
+      .filter(Boolean);
+    if (s !== undefined && items.length === 0) {
+      ctx.addIssue({ code: "custom", message: "is set but empty: give a value, or leave it unset" });
+      return z.NEVER;
+    }
+    return items;
+  });
 
 /**
  * A whole number given as text, within bounds; `what` names the flag and variable in messages.
@@ -100,21 +106,55 @@ export function parseConfig<S extends z.ZodType>(options: {
       ? values[setting.flag] === true || /^(1|true|yes)$/i.test(fromEnv ?? "")
       : ((values[setting.flag] as string | undefined) ?? fromEnv);
   }
+  // Issues are named by their flag and variable (`--schedule / PLANT_STORE_SCHEDULE`), not by the schema's keys.
+  const label = (path: PropertyKey[]) => {
+    const [key, ...rest] = path;
+    const setting = typeof key === "string" ? options.settings[key] : undefined;
+    const name = setting
+      ? `--${setting.flag}${setting.env ? ` / ${setting.env}` : ""}`
+      : String(key ?? "config");
+    return rest.length > 0
+      ? `${name} (${rest.map((p) => (typeof p === "number" ? `item ${p + 1}` : String(p))).join(", ")})`
+      : name;
+  };
   const result = options.schema.safeParse(raw);
-  if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `- ${issue.path.join(".") || "config"}: ${issue.message}`,
-    );
-    throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => `- ${label(issue.path)}: ${issue.message}`);
+  // Every problem at once: the checks run even when some values failed the schema, on the values that passed
+  // (a check that needs a failed value is skipped: that value's problem is already listed).
+  const failed = new Set<PropertyKey>(
+    result.success ? [] : result.error.issues.map((issue) => issue.path[0] ?? "config"),
+  );
+  const data = result.success ? result.data : partialParse(options.schema, raw, failed);
+  let checks: [string, () => unknown][] = [];
+  try {
+    checks = data === null ? [] : (options.checks?.(data as z.output<S>) ?? []);
+  } catch {
+    // building the list needed a value that failed the schema
   }
-  const problems: string[] = [];
-  for (const [what, check] of options.checks?.(result.data) ?? []) {
+  const failedLabels = new Set([...failed].map((key) => label([key as PropertyKey])));
+  for (const [what, check] of checks) {
+    if (failedLabels.has(what)) continue;
     try {
       check();
     } catch (error) {
+      if (!result.success && error instanceof TypeError) continue; // it read a value that failed the schema
       problems.push(`- ${what}: ${(error as Error).message}`);
     }
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
-  return result.data;
+  return (result as { data: z.output<S> }).data;
+}
+
+/** The fields of an object schema that parse on their own (the failed ones left out), or null for other schemas. */
+function partialParse(schema: z.ZodType, raw: Record<string, unknown>, failed: Set<PropertyKey>) {
+  if (!(schema instanceof z.ZodObject)) return null;
+  const data: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    if (failed.has(key)) continue;
+    const parsed = field.safeParse(raw[key]);
+    if (parsed.success) data[key] = parsed.data;
+  }
+  return data;
 }

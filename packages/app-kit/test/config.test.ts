@@ -44,6 +44,31 @@ describe("parseConfig", () => {
     expect(() => parse(["--bogus"])).toThrow(/Unknown option '--bogus'. Run app --help/);
   });
 
+  it("names problems by flag and variable, and runs the checks of the values that passed the schema", () => {
+    const message = (() => {
+      try {
+        parse(["--port", "x", "--token", "t"], {}, () => [
+          ["--port / PORT", () => {}],
+          [
+            "--token / TOKENS",
+            () => {
+              throw new Error("is damaged");
+            },
+          ],
+        ]);
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(message).toMatch(/- --port \/ PORT: --port \/ PORT must be a whole number/);
+    expect(message).toMatch(/- --token \/ TOKENS: is damaged/);
+  });
+
+  it("refuses a list that is given but blank (a broken template must not turn a check off)", () => {
+    expect(() => parse(["--token="])).toThrow(/--token \/ TOKENS: is set but empty/);
+    expect(() => parse([], { TOKENS: " , " })).toThrow(/--token \/ TOKENS: is set but empty/);
+  });
+
   it("runs the checks after the schema and collects their messages", () => {
     expect(() =>
       parse(["--token", "t"], {}, () => [
