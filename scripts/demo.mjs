@@ -140,20 +140,23 @@ say(`\n${ok}/${published.length} events signed, delivered, verified and stored e
 say("\nData files (SQLite, WAL; inbox writes and publishes commit with synchronous=FULL):");
 say(`   ${relative(process.cwd(), receiverDb)}   the receiver's inbox`);
 say(`   ${relative(process.cwd(), senderDb)}     the sender's subscriptions and outbox`);
-say("\nKeep both apps running yourself:");
 say(
-  `   PLANT_STORE_TOKENS=<token> PLANT_STORE_WEBHOOK_SECRET=<whsec> node apps/receiver/dist/bin.js --db ${relative(process.cwd(), receiverDb)}`,
+  "\nKeep both apps running yourself, in a shell from the repository root. They get new data files in data/live/:",
 );
-say(
-  `   PLANT_STORE_ADMIN_TOKENS=<admin token> node apps/sender/dist/bin.js --db ${relative(process.cwd(), senderDb)} --allow-networks 127.0.0.0/8`,
-);
-say(
-  "   then: node apps/cli/dist/bin.js --help   (subscriptions add, publish, deliveries list, send, listen, …)",
-);
-say(
-  "   (this demo's tokens and secret were generated for this run and are not printed; create your own with",
-);
-say("    `node apps/cli/dist/bin.js token create` and `… secret create`.)");
+say("(the demo's files hold this run's subscription, whose receiver port is gone once the demo ends)");
+const cli = "node apps/cli/dist/bin.js";
+for (const line of [
+  `export PLANT_STORE_TOKENS=$(${cli} token create | sed -n 1p)`,
+  `export PLANT_STORE_WEBHOOK_SECRET=$(${cli} secret create | sed -n 1p)`,
+  `export PLANT_STORE_ADMIN_TOKEN=$(${cli} token create | sed -n 1p) PLANT_STORE_SENDER_URL=http://127.0.0.1:4001`,
+  "node apps/receiver/dist/bin.js --db data/live/receiver.db &",
+  "PLANT_STORE_ADMIN_TOKENS=$PLANT_STORE_ADMIN_TOKEN node apps/sender/dist/bin.js --db data/live/sender.db --allow-networks 127.0.0.0/8 &",
+  `${cli} subscriptions add http://127.0.0.1:4000/plant/webhook --token $PLANT_STORE_TOKENS --secret $PLANT_STORE_WEBHOOK_SECRET`,
+  `${cli} publish --id 77 --name Fern && ${cli} deliveries list`,
+]) {
+  say(`   ${line}`);
+}
+say(`   (${cli} --help lists the rest: send, listen, validate, sign, verify, recover, …)`);
 
 for (const child of [sender, receiver]) child.kill("SIGTERM");
 const codes = await Promise.all(
