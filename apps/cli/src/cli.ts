@@ -24,7 +24,10 @@ export async function run(argv: string[]): Promise<number> {
     cmd
       .option("--data <json>", "the payload as JSON text (sent byte for byte)")
       .option("--file <path>", "read the payload from a file, or - for stdin")
-      .option("--id <int>", "build the payload from fields: id")
+      .option(
+        "--id <int>",
+        "build the payload from fields (any of them; the rest from the spec's example): id",
+      )
       .option("--name <text>", "name")
       .option("--tag <text>", "tag");
 
@@ -59,6 +62,7 @@ Examples:
     .option("--secret <whsec>", "required signing secret (generated and printed when omitted)")
     .option("--db <target>", "keep events in SQLite or PostgreSQL (default: in memory)")
     .option("--forward-to <url>", "relay each event's exact bytes and headers to this URL")
+    .option("--lossless", "accept the whole int64 id range (ids beyond 2^53)")
     .option("--json", "one JSON line per event (NDJSON)")
     .addHelpText(
       "after",
@@ -113,18 +117,24 @@ Examples:
     .command("create")
     .description("Create a token (and its sha256: hash for the receiver's configuration)")
     .option("--json", "machine-readable output")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  plant-store token create\n  plant-store token create --json | jq -r .hash",
+    )
     .action(async (options) => (await import("./commands/misc.js")).tokenCreate(options));
   token
     .command("hash")
-    .description("Print the sha256: hash of a token")
-    .argument("<token>")
+    .description("Print the sha256: hash of a token, for the receiver's PLANT_STORE_TOKENS")
+    .argument("<token>", "a psk_ token")
     .option("--json", "machine-readable output")
+    .addHelpText("after", "\nExample:\n  plant-store token hash psk_…")
     .action(async (value, options) => (await import("./commands/misc.js")).tokenHash(value, options));
   token
     .command("check")
     .description("Check a token's format and checksum (exit 1 if damaged)")
-    .argument("<token>")
+    .argument("<token>", "a psk_ token")
     .option("--json", "machine-readable output")
+    .addHelpText("after", "\nExample:\n  plant-store token check psk_… && echo intact")
     .action(async (value, options) => (await import("./commands/misc.js")).tokenCheck(value, options));
 
   program
@@ -134,6 +144,10 @@ Examples:
     .command("create")
     .description("Create a Standard Webhooks signing secret")
     .option("--json", "machine-readable output")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  plant-store secret create\n  plant-store secret create --json | jq -r .secret",
+    )
     .action(async (options) => (await import("./commands/misc.js")).secretCreate(options));
 
   payload(
@@ -143,9 +157,13 @@ Examples:
       .requiredOption("--secret <whsec>", "signing secret")
       .option("--msg-id <id>", "webhook-id (default: a new msg_ id)")
       .option("--timestamp <unix>", "webhook-timestamp (default: now)")
+      .option("--example", "sign the spec's example payload")
       .option("--json", "machine-readable output"),
   )
-    .addHelpText("after", '\nExample:\n  plant-store sign --secret whsec_… --data \'{"id":1,"name":"Fern"}\'')
+    .addHelpText(
+      "after",
+      '\nThe body is required: --data, --file, --id/--name/--tag or --example.\n\nExamples:\n  plant-store sign --secret whsec_… --data \'{"id":1,"name":"Fern"}\'\n  plant-store sign --secret whsec_… --file body.json --json',
+    )
     .action(async (options) => (await import("./commands/signing.js")).signCommand(options));
 
   payload(
@@ -158,19 +176,26 @@ Examples:
       .option("--timestamp <unix>", "webhook-timestamp")
       .option("--signature <sig>", "webhook-signature")
       .option("--tolerance <s>", "allowed clock skew in seconds", "300")
+      .option("--example", "verify the spec's example payload")
       .option("--json", "machine-readable output"),
   )
     .addHelpText(
       "after",
-      "\nExample:\n  plant-store verify --secret whsec_… -H 'webhook-id: msg_1' -H 'webhook-timestamp: 1732…' -H 'webhook-signature: v1,…' --file body.json",
+      "\nThe body is required: --data, --file, --id/--name/--tag or --example.\n\nExample:\n  plant-store verify --secret whsec_… -H 'webhook-id: msg_1' -H 'webhook-timestamp: 1732…' -H 'webhook-signature: v1,…' --file body.json",
     )
     .action(async (options) => (await import("./commands/signing.js")).verifyCommand(options));
 
-  const admin = (cmd: Command) =>
+  const admin = (cmd: Command, ...examples: string[]) => {
     cmd
       .addOption(new Option("--sender-url <url>", "the sender's admin API").env("PLANT_STORE_SENDER_URL"))
       .addOption(new Option("--admin-token <token>", "admin bearer token").env("PLANT_STORE_ADMIN_TOKEN"))
       .option("--json", "machine-readable output");
+    if (examples.length === 0) return cmd;
+    return cmd.addHelpText(
+      "after",
+      `\nExample${examples.length > 1 ? "s" : ""} (with PLANT_STORE_SENDER_URL and PLANT_STORE_ADMIN_TOKEN set):\n${examples.map((e) => `  plant-store ${e}`).join("\n")}`,
+    );
+  };
   const adminAction =
     (name: string) =>
     async (...args: unknown[]) =>
@@ -187,24 +212,49 @@ Examples (with PLANT_STORE_SENDER_URL and PLANT_STORE_ADMIN_TOKEN set):
     .command("subscriptions")
     .description("Manage the sender's subscriptions")
     .addHelpText("after", adminExamples);
-  admin(subs.command("add").argument("<url>").option("--token <token>").option("--secret <whsec>")).action(
-    adminAction("subscriptions.add"),
-  );
-  admin(subs.command("list")).action(adminAction("subscriptions.list"));
-  admin(subs.command("show").argument("<id>")).action(adminAction("subscriptions.show"));
-  admin(subs.command("disable").argument("<id>").option("--reason <text>")).action(
-    adminAction("subscriptions.disable"),
-  );
-  admin(subs.command("enable").argument("<id>")).action(adminAction("subscriptions.enable"));
+  admin(
+    subs
+      .command("add")
+      .description("Subscribe a receiver's URL (token and secret are generated when omitted, shown once)")
+      .argument("<url>", "the receiver's endpoint")
+      .option("--token <token>", "the receiver's bearer token")
+      .option("--secret <whsec>", "the signing secret"),
+    "subscriptions add https://plants.example.com/plant/webhook",
+    "subscriptions add https://plants.example.com/plant/webhook --token psk_… --secret whsec_…",
+  ).action(adminAction("subscriptions.add"));
+  admin(
+    subs.command("list").description("List every subscription"),
+    "subscriptions list",
+    "subscriptions list --json | jq -r '.data[].url'",
+  ).action(adminAction("subscriptions.list"));
+  admin(
+    subs.command("show").description("Show one subscription").argument("<id>", "sub_…"),
+    "subscriptions show sub_…",
+  ).action(adminAction("subscriptions.show"));
+  admin(
+    subs
+      .command("disable")
+      .description("Stop delivering to a subscription")
+      .argument("<id>", "sub_…")
+      .option("--reason <text>", "why (shown with the subscription)"),
+    "subscriptions disable sub_… --reason 'receiver down for maintenance'",
+  ).action(adminAction("subscriptions.disable"));
+  admin(
+    subs.command("enable").description("Deliver to a subscription again").argument("<id>", "sub_…"),
+    "subscriptions enable sub_…",
+  ).action(adminAction("subscriptions.enable"));
   admin(
     subs
       .command("rotate")
-      .argument("<id>")
+      .description("Replace a subscription's token or signing secret")
+      .argument("<id>", "sub_…")
       .addOption(
         new Option("--kind <kind>", "what to rotate").choices(["token", "secret"]).makeOptionMandatory(),
       )
       .option("--value <value>", "the new value (generated when omitted)")
       .option("--grace <seconds>", "secrets: how long the old one keeps signing"),
+    "subscriptions rotate sub_… --kind token",
+    "subscriptions rotate sub_… --kind secret --grace 86400",
   ).action(adminAction("subscriptions.rotate"));
   admin(
     payload(
@@ -223,11 +273,26 @@ Examples (with PLANT_STORE_SENDER_URL and PLANT_STORE_ADMIN_TOKEN set):
   admin(
     deliveries
       .command("list")
+      .description("List deliveries, newest first, one page at a time")
       .addOption(new Option("--state <state>").choices(["pending", "leased", "delivered", "failed"]))
-      .option("--subscription <id>"),
+      .option("--subscription <id>", "only this subscription's")
+      .option("--limit <n>", "page size, 1 to 1000 (the sender's default: 50)")
+      .option("--cursor <cursor>", "the next page, as printed after the previous one"),
+    "deliveries list --state failed",
+    "deliveries list --subscription sub_… --limit 200",
+    "deliveries list --cursor …   # the next page",
   ).action(adminAction("deliveries.list"));
-  admin(deliveries.command("show").argument("<id>")).action(adminAction("deliveries.show"));
-  admin(deliveries.command("resend").argument("<id>")).action(adminAction("deliveries.resend"));
+  admin(
+    deliveries
+      .command("show")
+      .description("Show a delivery and its attempts")
+      .argument("<id>", "a delivery id"),
+    "deliveries show 42",
+  ).action(adminAction("deliveries.show"));
+  admin(
+    deliveries.command("resend").description("Queue a delivery again").argument("<id>", "a delivery id"),
+    "deliveries resend 42",
+  ).action(adminAction("deliveries.resend"));
   admin(
     program
       .command("recover")

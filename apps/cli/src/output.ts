@@ -10,18 +10,37 @@ export class CliError extends Error {
   }
 }
 
-const useColor = () => process.stdout.isTTY === true && !process.env.NO_COLOR;
+type Color = "green" | "red" | "yellow" | "dim" | "bold" | "cyan";
 
 /**
- * Colours text only on a terminal (and never with NO_COLOR).
+ * Colours text only when the stream it is written to is a terminal (and never with NO_COLOR).
  *
  * @example
  * ```ts
  * console.log(paint("green", "200 OK"));
+ * process.stderr.write(paint("red", "failed", process.stderr));
  * ```
  */
-export function paint(color: "green" | "red" | "yellow" | "dim" | "bold" | "cyan", text: string): string {
-  return useColor() ? styleText(color, text) : text;
+export function paint(color: Color, text: string, stream: NodeJS.WriteStream = process.stdout): string {
+  return stream.isTTY === true && !process.env.NO_COLOR ? styleText(color, text) : text;
+}
+
+/**
+ * Ends the process quietly when a reader closes stdout or stderr early (`plant-store … | head -1`): EPIPE is
+ * not an error of the command, so no stack trace.
+ *
+ * @example
+ * ```ts
+ * exitOnClosedPipes();
+ * ```
+ */
+export function exitOnClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+    });
+  }
 }
 
 /**
@@ -37,15 +56,97 @@ export function printJson(value: unknown): void {
 }
 
 /**
- * Reads all of stdin as text.
+ * Reads all of stdin, byte for byte.
  *
  * @example
  * ```ts
  * const body = await readStdin();
  * ```
  */
-export async function readStdin(): Promise<string> {
+export async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Checks a URL flag: http(s), and no `user:password@` (fetch refuses those, and they must not be echoed).
+ * Usage errors (exit 2) name the flag, never the credentials.
+ *
+ * @example
+ * ```ts
+ * const base = httpUrl("--sender-url", "http://127.0.0.1:4001");
+ * ```
+ */
+export function httpUrl(flag: string, value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliError(
+      `${flag} '${value}' is not a URL; give an http(s) URL, e.g. http://127.0.0.1:4000.`,
+      2,
+    );
+  }
+  if (url.username || url.password) {
+    throw new CliError(
+      `${flag} must not contain credentials (user:password@); send the token with its own flag instead.`,
+      2,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new CliError(`${flag} must be an http(s) URL, not ${url.protocol}.`, 2);
+  }
+  return url;
+}
+
+// RFC 6750 §2.1 b64token: the only characters a bearer token can carry in a header.
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * Checks a bearer-token flag before anything is sent (fetch would reject it and echo it in the error).
+ *
+ * @example
+ * ```ts
+ * bearerToken("--token", "psk_…");
+ * ```
+ */
+export function bearerToken(flag: string, value: string): string {
+  if (!B64TOKEN.test(value)) {
+    throw new CliError(
+      `${flag} has characters a bearer token cannot carry (RFC 6750: letters, digits, - . _ ~ + / and trailing =); check for a stray space or newline.`,
+      2,
+    );
+  }
+  return value;
+}
+
+/**
+ * Says why a `fetch` failed in words, and what to try (never the request's headers).
+ *
+ * @example
+ * ```ts
+ * fetchFailure(error, 15000, "--timeout"); // "connection refused: nothing listens there (is the receiver running?)"
+ * ```
+ */
+export function fetchFailure(error: unknown, timeoutMs?: number, timeoutFlag?: string): string {
+  const e = error as Error & { cause?: { code?: string; message?: string } };
+  if (e.name === "TimeoutError") {
+    return `no answer within ${timeoutMs} ms${timeoutFlag ? ` (raise ${timeoutFlag})` : ""}`;
+  }
+  const code = e.cause?.code;
+  const message = e.cause?.message ?? e.message;
+  switch (code ?? message) {
+    case "ECONNREFUSED":
+      return "connection refused: nothing listens there (is it running, on that host and port?)";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "host not found (check the URL's host name)";
+    case "ECONNRESET":
+    case "UND_ERR_SOCKET":
+      return "the connection was closed before an answer";
+    case "bad port":
+      return "fetch refuses this port as unsafe (a Fetch-standard 'bad port'); use another port";
+  }
+  return code ? `${code}: ${message}` : message;
 }

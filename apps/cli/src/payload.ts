@@ -9,30 +9,50 @@ export interface PayloadOptions {
   id?: string;
   name?: string;
   tag?: string;
+  /** sign/verify: the spec's example, asked for explicitly. */
+  example?: boolean;
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
 /**
- * The body to send, byte for byte: `--data`, `--file` (`-` = stdin), `--id/--name/--tag`, or the spec's example.
+ * The body to send, byte for byte: `--data`, `--file` (`-` = stdin, read as bytes), `--id/--name/--tag` (any of
+ * them; the others come from the spec's example), `--example`, or — unless `required` — the spec's example.
+ * Two sources at once, or none when `required`, is a usage error.
  *
  * @example
  * ```ts
- * await payloadText({ id: "7", name: "Fern" }); // '{"id":7,"name":"Fern"}'
+ * await payloadBytes({ id: "7", name: "Fern" }); // the bytes of '{"id":7,"name":"Fern"}'
  * ```
  */
-export async function payloadText(options: PayloadOptions): Promise<string> {
+export async function payloadBytes(options: PayloadOptions, required = false): Promise<Buffer> {
+  const fields = (["id", "name", "tag"] as const)
+    .filter((f) => options[f] !== undefined)
+    .map((f) => `--${f}`);
   const sources = [
-    options.data !== undefined,
-    options.file !== undefined,
-    options.name !== undefined || options.id !== undefined,
+    ...(options.data !== undefined ? ["--data"] : []),
+    ...(options.file !== undefined ? ["--file"] : []),
+    ...(fields.length > 0 ? [fields.join("/")] : []),
+    ...(options.example ? ["--example"] : []),
   ];
-  if (sources.filter(Boolean).length > 1) {
-    throw new CliError("Give the payload one way: --data, --file, or --id/--name/--tag.", 2);
+  if (sources.length > 1) {
+    throw new CliError(
+      `${sources.join(" and ")} conflict: give the payload one way: --data, --file, or --id/--name/--tag.`,
+      2,
+    );
   }
-  if (options.data !== undefined) return options.data;
+  if (sources.length === 0 && required) {
+    throw new CliError(
+      "Which body? Give --data '<json>', --file <path> (- for stdin), --id/--name/--tag, or --example for the spec's example.",
+      2,
+    );
+  }
+  if (options.data !== undefined) return Buffer.from(options.data);
   if (options.file === "-") return readStdin();
   if (options.file !== undefined) {
     try {
-      return readFileSync(options.file, "utf8");
+      return readFileSync(options.file);
     } catch (error) {
       throw new CliError(
         `Cannot read ${options.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
@@ -40,15 +60,23 @@ export async function payloadText(options: PayloadOptions): Promise<string> {
       );
     }
   }
-  if (options.name !== undefined || options.id !== undefined) {
-    if (options.id !== undefined && !/^-?\d+$/.test(options.id))
-      throw new CliError("--id must be an integer.", 2);
-    const id = options.id ?? "1";
-    const parts = [`"id":${id}`, `"name":${JSON.stringify(options.name ?? "Monstera deliciosa")}`];
+  if (fields.length > 0) {
+    const example = JSON.parse(exampleText()) as { id: number; name: string };
+    const id = options.id ?? String(example.id);
+    if (!/^-?(0|[1-9]\d*)$/.test(id)) {
+      throw new CliError(
+        "--id must be an integer as JSON writes it (no leading zeros, no '+'), e.g. --id 7.",
+        2,
+      );
+    }
+    if (BigInt(id) < INT64_MIN || BigInt(id) > INT64_MAX) {
+      throw new CliError(`--id is outside the int64 range (${INT64_MIN} to ${INT64_MAX}).`, 2);
+    }
+    const parts = [`"id":${id}`, `"name":${JSON.stringify(options.name ?? example.name)}`];
     if (options.tag !== undefined) parts.push(`"tag":${JSON.stringify(options.tag)}`);
-    return `{${parts.join(",")}}`;
+    return Buffer.from(`{${parts.join(",")}}`);
   }
-  return exampleText();
+  return Buffer.from(exampleText());
 }
 
 /**

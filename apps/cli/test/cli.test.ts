@@ -316,6 +316,19 @@ describe("sender administration against a real plant-store-sender", () => {
         const list = await run(["deliveries", "list", "--state", "delivered"]);
         return list.value.data[0];
       });
+      // Pages: two more events make three deliveries; --limit 1 shows one and the cursor of the next.
+      await run(["publish", "--id", "12", "--name", "Basil"]);
+      await run(["publish", "--id", "13", "--name", "Sage"]);
+      const page1 = await cli(["deliveries", "list", "--limit", "1"], { env });
+      expect(page1.stdout.trim().split("\n")).toHaveLength(2);
+      const cursor = /--cursor (\S+)/.exec(page1.stdout)?.[1] as string;
+      expect(cursor).toBeTruthy();
+      const page2 = await run(["deliveries", "list", "--limit", "1", "--cursor", cursor]);
+      expect(page2.value.data).toHaveLength(1);
+      expect(page1.stdout.startsWith(`${page2.value.data[0].id} `)).toBe(false);
+      const all = await run(["deliveries", "list", "--limit", "3"]);
+      expect(all.value.data).toHaveLength(3);
+      expect((await cli(["deliveries", "list", "--limit", "0"], { env })).code).toBe(2);
       const shown = await run(["deliveries", "show", String(delivered.id)]);
       expect(shown.value.attemptLog[0].status).toBe(200);
       expect((await run(["deliveries", "resend", String(delivered.id)])).code).toBe(0);

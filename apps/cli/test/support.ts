@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { type Running, startProcess } from "../../../test-support/processes.js";
 
@@ -9,7 +11,7 @@ export const SENDER_BIN = fileURLToPath(new URL("../../sender/dist/bin.js", impo
 /** Runs the built CLI to completion: exit code, stdout, stderr. */
 export function cli(
   args: string[],
-  options: { input?: string; env?: Record<string, string> } = {},
+  options: { input?: string | Buffer; env?: Record<string, string> } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], {
@@ -47,4 +49,21 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error("condition not reached in time");
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A real HTTP server recording every request's headers and exact body bytes; answers `status` (default 200). */
+export async function captureServer(status = 200) {
+  const requests: { headers: IncomingHttpHeaders; body: Buffer }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      requests.push({ headers: req.headers, body: Buffer.concat(chunks) });
+      res.statusCode = status;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/plant/webhook`;
+  return { url, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

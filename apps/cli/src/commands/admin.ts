@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { CliError, paint, printJson } from "../output.js";
-import { payloadText } from "../payload.js";
+import { bearerToken, CliError, fetchFailure, httpUrl, paint, printJson } from "../output.js";
+import { payloadBytes } from "../payload.js";
 
 interface AdminOptions {
   senderUrl?: string;
@@ -22,14 +22,20 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
   const command = args.at(-1) as Command;
   const options = command.opts() as AdminOptions;
   const positional = args.slice(0, -2) as string[];
-  const base = options.senderUrl;
-  if (!base)
+  if (!options.senderUrl)
     throw new CliError(
       "--sender-url (or PLANT_STORE_SENDER_URL) is required, e.g. http://127.0.0.1:4001.",
       2,
     );
+  const base = httpUrl("--sender-url (or PLANT_STORE_SENDER_URL)", options.senderUrl).href;
   if (!options.adminToken) throw new CliError("--admin-token (or PLANT_STORE_ADMIN_TOKEN) is required.", 2);
-  const call = async (method: string, path: string, body?: string, headers: Record<string, string> = {}) => {
+  bearerToken("--admin-token (or PLANT_STORE_ADMIN_TOKEN)", options.adminToken);
+  const call = async (
+    method: string,
+    path: string,
+    body?: string | Uint8Array,
+    headers: Record<string, string> = {},
+  ) => {
     let res: Response;
     try {
       res = await fetch(new URL(path, base.endsWith("/") ? base : `${base}/`), {
@@ -42,12 +48,17 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
         ...(body !== undefined && { body }),
       });
     } catch (error) {
-      throw new CliError(
-        `Cannot reach the sender at ${base}: ${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}`,
-      );
+      throw new CliError(`Cannot reach the sender at ${base}: ${fetchFailure(error)}.`);
     }
     const text = await res.text();
-    const value = text ? (JSON.parse(text) as unknown) : null;
+    let value: unknown = null;
+    try {
+      value = text ? JSON.parse(text) : null;
+    } catch {
+      throw new CliError(
+        `the sender at ${base} did not answer with JSON (status ${res.status}): ${JSON.stringify(text.slice(0, 100))}. Is --sender-url the plant-store-sender's admin API?`,
+      );
+    }
     if (!res.ok) {
       const message = (value as { message?: string } | null)?.message ?? text;
       if (options.json) printJson(value);
@@ -101,7 +112,7 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
       break;
     }
     case "publish": {
-      const body = await payloadText(options as never);
+      const body = await payloadBytes(options as never);
       const key = options.idempotencyKey as string | undefined;
       result = await call("POST", "events", body, key ? { "idempotency-key": key } : {});
       break;
@@ -110,6 +121,13 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
       const query = new URLSearchParams();
       if (options.state) query.set("state", String(options.state));
       if (options.subscription) query.set("subscriptionId", String(options.subscription));
+      if (options.limit !== undefined) {
+        const limit = String(options.limit);
+        if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > 1000)
+          throw new CliError("--limit must be 1 to 1000.", 2);
+        query.set("limit", limit);
+      }
+      if (options.cursor) query.set("cursor", String(options.cursor));
       result = await call("GET", `deliveries${query.size ? `?${query}` : ""}`);
       break;
     }
@@ -146,6 +164,9 @@ function human(name: string, result: Record<string, unknown>): void {
       );
     }
     if ((result.data as unknown[]).length === 0) out(paint("dim", "(none)"));
+    if (typeof result.nextCursor === "string") {
+      out(paint("dim", `(more: add --cursor ${result.nextCursor} for the next page)`));
+    }
     return;
   }
   for (const [key, value] of Object.entries(result)) {

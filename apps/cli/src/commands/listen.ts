@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { createSecret, createToken, createWebhookHandler, type ReceivedEvent } from "@plant-store/core";
 import { handleNodeRequest, readBody, send } from "@plant-store/core/node";
 import { openStore } from "@plant-store/store";
-import { CliError, paint } from "../output.js";
+import { CliError, fetchFailure, httpUrl, paint } from "../output.js";
 
 interface ListenOptions {
   port: string;
@@ -11,6 +11,7 @@ interface ListenOptions {
   secret?: string;
   db?: string;
   forwardTo?: string;
+  lossless?: boolean;
   json?: boolean;
 }
 
@@ -23,12 +24,14 @@ const FORWARDED = [
   "webhook-signature",
 ];
 const decoder = new TextDecoder();
+const FORWARD_TIMEOUT_MS = 15_000;
 
 /**
  * `plant-store listen`: a local receiver (core's pipeline + an inbox in memory or `--db`) that prints every
  * verified, valid event. `--forward-to` relays the exact bytes and the original headers, so the downstream can
- * verify the same signature; the sender is answered 200 once the event is stored here (as Stripe's CLI does), and
- * the downstream's status is printed.
+ * verify the same signature. The sender is answered 200 once the event is stored here (as Stripe's CLI does);
+ * events are then forwarded one at a time, in the order received, and each is printed with the downstream's
+ * status (or why forwarding failed).
  *
  * @example
  * ```ts
@@ -38,36 +41,36 @@ const decoder = new TextDecoder();
 export async function listen(options: ListenOptions): Promise<void> {
   if (!/^\d+$/.test(options.port) || Number(options.port) > 65535)
     throw new CliError("--port must be 0–65535.", 2);
-  let forwardTo: URL | null = null;
-  if (options.forwardTo) {
-    try {
-      forwardTo = new URL(options.forwardTo);
-    } catch {
-      throw new CliError(`--forward-to '${options.forwardTo}' is not a URL.`, 2);
-    }
-  }
+  const forwardTo = options.forwardTo ? httpUrl("--forward-to", options.forwardTo) : null;
   const token = options.token ?? createToken();
   const secret = options.secret ?? createSecret();
   const store = await openStore(options.db ?? ":memory:");
+  // Forwarding happens after the sender was answered, one event at a time so the downstream sees them in order;
+  // each event is printed once its forward settled. Stopping aborts what is still queued.
+  let queue = Promise.resolve();
+  const stopping = new AbortController();
+  const onEvent = async (event: ReceivedEvent) => {
+    const recorded = await store.inbox.record({
+      webhookId: event.id ?? "unknown",
+      body: event.body,
+      headers: event.headers,
+    });
+    const authorization = authorizations.get(event.body) ?? "";
+    queue = queue.then(async () => {
+      const forwarded =
+        forwardTo && !recorded.duplicate
+          ? await forward(forwardTo, event, authorization, stopping.signal)
+          : null;
+      report(event, recorded.duplicate, forwarded, options.json === true);
+    });
+    return { duplicate: recorded.duplicate };
+  };
   let handler: ReturnType<typeof createWebhookHandler>;
   try {
-    handler = createWebhookHandler({
-      tokens: [token],
-      secrets: [secret],
-      onEvent: async (event) => {
-        const recorded = await store.inbox.record({
-          webhookId: event.id ?? "unknown",
-          body: event.body,
-          headers: event.headers,
-        });
-        const forwarded =
-          forwardTo && !recorded.duplicate
-            ? await forward(forwardTo, event, authorizations.get(event.body) ?? "")
-            : null;
-        report(event, recorded.duplicate, forwarded, options.json === true);
-        return { duplicate: recorded.duplicate };
-      },
-    });
+    const common = { tokens: [token], secrets: [secret] };
+    handler = options.lossless
+      ? createWebhookHandler({ ...common, mode: "lossless", onEvent })
+      : createWebhookHandler({ ...common, onEvent });
   } catch (error) {
     await store.close();
     throw new CliError((error as Error).message, 2);
@@ -88,10 +91,16 @@ export async function listen(options: ListenOptions): Promise<void> {
   });
   const { port } = server.address() as { port: number };
   const url = `http://${options.host}:${port}/plant/webhook`;
-  const intro = { listening: url, token, secret, forwardTo: forwardTo?.href ?? null };
+  // Only generated credentials are printed: the user already has the ones they passed.
+  const intro = {
+    listening: url,
+    ...(!options.token && { token }),
+    ...(!options.secret && { secret }),
+    forwardTo: forwardTo?.href ?? null,
+  };
   if (options.json) process.stderr.write(`${JSON.stringify(intro)}\n`);
   else {
-    process.stderr.write(`${paint("bold", "Listening")} on ${url}\n`);
+    process.stderr.write(`${paint("bold", "Listening", process.stderr)} on ${url}\n`);
     if (!options.token) process.stderr.write(`  token:  ${token}   (send it as Authorization: Bearer …)\n`);
     if (!options.secret) process.stderr.write(`  secret: ${secret}   (sign with it)\n`);
     if (forwardTo) process.stderr.write(`  forwarding to ${forwardTo.href}\n`);
@@ -99,12 +108,14 @@ export async function listen(options: ListenOptions): Promise<void> {
   }
   await new Promise<void>((resolve) => {
     const stop = () => {
+      stopping.abort();
       server.close(() => resolve());
       server.closeAllConnections();
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  await queue;
   await store.close();
 }
 
@@ -112,6 +123,7 @@ async function forward(
   target: URL,
   event: ReceivedEvent,
   authorization: string,
+  stopping: AbortSignal,
 ): Promise<{ status: number | null; error?: string }> {
   const headers: Record<string, string> = {};
   for (const name of FORWARDED) {
@@ -123,15 +135,12 @@ async function forward(
       method: "POST",
       headers,
       body: event.body,
-      signal: AbortSignal.timeout(15_000),
+      signal: AbortSignal.any([AbortSignal.timeout(FORWARD_TIMEOUT_MS), stopping]),
     });
     await res.arrayBuffer();
     return { status: res.status };
   } catch (error) {
-    return {
-      status: null,
-      error: (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message,
-    };
+    return { status: null, error: stopping.aborted ? "stopped" : fetchFailure(error, FORWARD_TIMEOUT_MS) };
   }
 }
 

@@ -1,6 +1,6 @@
 import { createMessageId, sign } from "@plant-store/core";
-import { CliError, paint, printJson } from "../output.js";
-import { type PayloadOptions, payloadText } from "../payload.js";
+import { bearerToken, CliError, fetchFailure, httpUrl, paint, printJson } from "../output.js";
+import { type PayloadOptions, payloadBytes } from "../payload.js";
 
 interface SendOptions extends PayloadOptions {
   token?: string;
@@ -33,18 +33,14 @@ export async function send(url: string, options: SendOptions): Promise<void> {
   const secret = options.secret ?? process.env.PLANT_STORE_WEBHOOK_SECRET;
   if (!token)
     throw new CliError("--token (or PLANT_STORE_TOKEN) is required: the receiver's bearer token.", 2);
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error();
-  } catch {
-    throw new CliError(`'${url}' is not an http(s) URL.`, 2);
-  }
-  const count = positive("--count", options.count);
-  const concurrency = positive("--concurrency", options.concurrency);
-  const timeoutMs = positive("--timeout", options.timeout);
-  const body = await payloadText(options);
+  httpUrl("<url>", url);
+  bearerToken("--token (or PLANT_STORE_TOKEN)", token);
+  const count = whole("--count", options.count, Number.MAX_SAFE_INTEGER);
+  const concurrency = whole("--concurrency", options.concurrency, MAX_CONCURRENCY);
+  const timeoutMs = whole("--timeout", options.timeout, MAX_TIMEOUT_MS, " ms (10 minutes)");
+  const body = await payloadBytes(options);
 
-  const one = async (text: string): Promise<Result> => {
+  const one = async (text: Uint8Array): Promise<Result> => {
     const webhookId = createMessageId();
     const timestamp = Math.floor(Date.now() / 1000);
     const headers: Record<string, string> = {
@@ -77,13 +73,12 @@ export async function send(url: string, options: SendOptions): Promise<void> {
         body: responseBody,
       };
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
       return {
         status: null,
         latencyMs: round(performance.now() - started),
         webhookId,
         body: "",
-        error: cause,
+        error: fetchFailure(error, timeoutMs, "--timeout"),
       };
     }
   };
@@ -92,7 +87,7 @@ export async function send(url: string, options: SendOptions): Promise<void> {
     const result = await one(body);
     if (options.json) printJson(result);
     else if (result.status === null)
-      process.stderr.write(`${paint("red", "failed")}: ${result.error} (${url})\n`);
+      process.stderr.write(`${paint("red", "failed", process.stderr)}: ${result.error} (${url})\n`);
     else {
       const ok = result.status >= 200 && result.status < 300;
       process.stdout.write(
@@ -107,7 +102,7 @@ export async function send(url: string, options: SendOptions): Promise<void> {
   // --count: the same payload with id = base + i, so every webhook is a distinct plant and a distinct webhook-id.
   let base: Record<string, unknown>;
   try {
-    base = JSON.parse(body) as Record<string, unknown>;
+    base = JSON.parse(body.toString()) as Record<string, unknown>;
   } catch {
     throw new CliError("--count needs a JSON object payload (its id is replaced per request).", 2);
   }
@@ -119,7 +114,7 @@ export async function send(url: string, options: SendOptions): Promise<void> {
   const worker = async () => {
     while (next < count) {
       const i = next++;
-      results.push(await one(JSON.stringify({ ...base, id: firstId + i })));
+      results.push(await one(Buffer.from(JSON.stringify({ ...base, id: firstId + i }))));
       if (progress && results.length % 25 === 0) {
         const width = 30;
         const filled = Math.round((results.length / count) * width);
@@ -157,8 +152,13 @@ export async function send(url: string, options: SendOptions): Promise<void> {
   if (summary.ok !== count) process.exitCode = 1;
 }
 
-function positive(flag: string, value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new CliError(`${flag} must be a whole number ≥ 1.`, 2);
+const MAX_TIMEOUT_MS = 600_000;
+const MAX_CONCURRENCY = 1000;
+
+function whole(flag: string, value: string, max: number, unit = ""): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw new CliError(`${flag} must be a whole number from 1 to ${max}${unit}.`, 2);
+  }
   return Number(value);
 }
 function round(n: number): number {

@@ -14,7 +14,7 @@ import { CliError, paint, printJson, readStdin } from "../output.js";
 export async function validate(file: string, options: { lossless?: boolean; json?: boolean }): Promise<void> {
   let text: string;
   try {
-    text = file === "-" ? await readStdin() : readFileSync(file, "utf8");
+    text = file === "-" ? (await readStdin()).toString() : readFileSync(file, "utf8");
   } catch (error) {
     throw new CliError(
       `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
@@ -24,16 +24,16 @@ export async function validate(file: string, options: { lossless?: boolean; json
   const mode = options.lossless ? "lossless" : "safe";
   const check = (raw: string) =>
     mode === "lossless" ? parseNewPlant(raw, { mode: "lossless" }) : parseNewPlant(raw, { mode: "safe" });
-  // A whole document that parses as one payload is one payload (pretty-printed JSON spans lines); otherwise NDJSON.
-  const whole = check(text);
+  // Input that parses as one JSON value is one document (pretty-printed JSON spans lines); otherwise NDJSON.
   const items: { line: number; raw: string }[] =
-    whole.ok || !text.trim().includes("\n")
+    oneJsonValue(text) || !text.trim().includes("\n")
       ? [{ line: 1, raw: text }]
       : text.split("\n").flatMap((raw, i) => (raw.trim() === "" ? [] : [{ line: i + 1, raw }]));
-  if (items.length === 0) throw new CliError("No payload to validate: the input is empty.", 1);
+  if (items.length === 0 || text.trim() === "")
+    throw new CliError("No payload to validate: the input is empty.", 1);
   let invalid = 0;
   for (const { line, raw } of items) {
-    const result = items.length === 1 ? (whole.ok ? whole : check(raw)) : check(raw);
+    const result = check(raw);
     const issues: Issue[] = result.ok ? [] : result.issues;
     if (!result.ok) invalid++;
     if (options.json) printJson({ line, valid: result.ok, issues });
@@ -48,4 +48,13 @@ export async function validate(file: string, options: { lossless?: boolean; json
   }
   if (!options.json) process.stdout.write(`${items.length - invalid} valid, ${invalid} invalid\n`);
   if (invalid > 0) process.exitCode = 1;
+}
+
+function oneJsonValue(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
