@@ -1,4 +1,6 @@
+import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { setImmediate as turn } from "node:timers/promises";
 import {
   bearerChallenge,
   createTokenVerifier,
@@ -19,6 +21,13 @@ export interface AdminApi {
 
 const REALM = "plant-store-admin";
 const HEARTBEAT_MS = 15_000;
+/** A replay yields to the event loop this often (SQLite reads synchronously), so other requests stay served. */
+const EVENTS_PER_TURN = 200;
+const STREAM_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+  "x-accel-buffering": "no",
+};
 const decoder = new TextDecoder();
 
 /**
@@ -65,12 +74,13 @@ export function createAdminApi(options: { store: Store; adminTokens: readonly st
   async function list(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const query = new URL(req.url ?? "/", "http://receiver").searchParams;
     const rawLimit = query.get("limit");
-    if (rawLimit !== null && !/^\d{1,4}$/.test(rawLimit)) {
+    const limit = rawLimit === null ? undefined : /^\d{1,4}$/.test(rawLimit) ? Number(rawLimit) : 0;
+    if (limit !== undefined && (limit < 1 || limit > 1000)) {
       return send(res, errorResponse(400, "limit must be a whole number from 1 to 1000."));
     }
     try {
       const page = await store.inbox.list({
-        ...(rawLimit !== null && { limit: Math.max(1, Number(rawLimit)) }),
+        ...(limit !== undefined && { limit }),
         cursor: query.get("cursor"),
       });
       const data = page.items.map(eventJson).join(",");
@@ -95,30 +105,41 @@ export function createAdminApi(options: { store: Store; adminTokens: readonly st
         errorResponse(400, "Last-Event-ID (or ?after=) must be the seq of an event, a whole number."),
       );
     }
+    if (req.method === "HEAD") {
+      res.writeHead(200, STREAM_HEADERS);
+      res.end();
+      return;
+    }
     const controller = new AbortController();
-    streams.add(controller);
-    res.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      "x-accel-buffering": "no",
-    });
-    res.write(": plant-store receiver event stream\nretry: 2000\n\n");
-    const heartbeat = setInterval(() => res.write(": ping\n\n"), HEARTBEAT_MS);
+    const { signal } = controller;
     const stop = () => controller.abort();
-    req.once("close", stop);
+    // The response closes when the client leaves (the request's "close" has fired long before).
+    res.once("close", stop);
+    if (res.destroyed) stop();
+    streams.add(controller);
+    // Backpressure: a client that does not read makes the stream wait instead of buffering the backlog.
+    const write = async (chunk: string) => {
+      if (!res.write(chunk) && !signal.aborted) await once(res, "drain", { signal });
+    };
+    res.writeHead(200, STREAM_HEADERS);
+    const heartbeat = setInterval(() => {
+      if (!res.writableNeedDrain) res.write(": ping\n\n");
+    }, HEARTBEAT_MS);
     try {
+      await write(": plant-store receiver event stream\nretry: 2000\n\n");
+      let sent = 0;
       for await (const event of store.inbox.stream({
         ...(from !== null && { after: Number(from) }),
-        signal: controller.signal,
+        signal,
       })) {
-        res.write(`id: ${event.seq}\nevent: new-plant\ndata: ${eventJson(event)}\n\n`);
+        await write(`id: ${event.seq}\nevent: new-plant\ndata: ${eventJson(event)}\n\n`);
+        if (++sent % EVENTS_PER_TURN === 0) await turn();
       }
     } catch (error) {
-      if (!controller.signal.aborted)
-        res.write(`event: error\ndata: ${JSON.stringify((error as Error).message)}\n\n`);
+      if (!signal.aborted) res.write(`event: error\ndata: ${JSON.stringify((error as Error).message)}\n\n`);
     } finally {
       clearInterval(heartbeat);
-      req.off("close", stop);
+      res.off("close", stop);
       streams.delete(controller);
       res.end();
     }

@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { Agent, type IncomingMessage, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADMIN,
@@ -79,7 +81,15 @@ describe("admin endpoints", () => {
     expect(seen.filter((id) => id.startsWith("msg_page_"))).toEqual(
       [5, 4, 3, 2, 1].map((i) => `msg_page_${i}`),
     );
-    expect((await get("/events?limit=abc", ADMIN)).status).toBe(400);
+    expect((await get("/events?limit=1000", ADMIN)).status).toBe(200);
+    for (const limit of ["abc", "0", "1001", "9999", "-1", "1.5"]) {
+      const refused = await get(`/events?limit=${limit}`, ADMIN);
+      expect(refused.status, limit).toBe(400);
+      expect(await refused.json()).toEqual({
+        error: 400,
+        message: "limit must be a whole number from 1 to 1000.",
+      });
+    }
     const bad = await get("/events?cursor=garbage", ADMIN);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: 400, message: expect.stringMatching(/cursor/i) });
@@ -127,6 +137,31 @@ describe("admin endpoints", () => {
     expect(text2).toContain("msg_after_live");
     expect(text2).not.toContain('msg_live"');
     expect((await get("/events/stream?after=abc", ADMIN)).status).toBe(400);
+  });
+
+  it("HEAD /events/stream answers the stream's headers at once and ends the response", async () => {
+    // One keep-alive connection: the /healthz after it is only answered once the HEAD response has ended.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ask = (method: string, path: string) =>
+      new Promise<IncomingMessage>((resolve, reject) =>
+        request(
+          `${receiver.url}${path}`,
+          { method, agent, headers: { authorization: `Bearer ${ADMIN}` } },
+          resolve,
+        )
+          .on("error", reject)
+          .end(),
+      );
+    const head = await ask("HEAD", "/events/stream?after=0");
+    expect(head.statusCode).toBe(200);
+    expect(head.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
+    head.resume();
+    await once(head, "end");
+    const next = await ask("GET", "/healthz");
+    expect(next.statusCode).toBe(200);
+    next.resume();
+    expect((await ask("HEAD", "/events/stream?after=abc")).statusCode).toBe(400);
+    agent.destroy();
   });
 
   it("405 for other methods on the ops endpoints, 404 elsewhere, always {error, message}", async () => {
