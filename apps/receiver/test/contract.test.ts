@@ -176,8 +176,24 @@ describe("plant-store-receiver: every status code of the contract, over a real s
     const holder = new Database(db);
     holder.exec("BEGIN EXCLUSIVE");
     try {
-      const r = await post(receiver.url, PLANT, await signedHeaders(PLANT, { id: "msg_locked" }));
-      expectError(r, 503, /retry/i);
+      const order: string[] = [];
+      const pending = fetch(`${receiver.url}/plant/webhook`, {
+        method: "POST",
+        body: PLANT,
+        headers: await signedHeaders(PLANT, { id: "msg_locked" }),
+      }).then((res) => {
+        order.push("webhook");
+        return res;
+      });
+      // While its commit waits for the lock, the receiver keeps serving: the wait does not block the event loop,
+      // so /healthz is answered before the webhook's 503 (a blocking wait would answer it only afterwards).
+      await new Promise((r) => setTimeout(r, 200));
+      const health = await fetch(`${receiver.url}/healthz`);
+      order.push("healthz");
+      expect(health.status).toBe(200);
+      const res = await pending;
+      expect(order).toEqual(["healthz", "webhook"]);
+      expectError({ status: res.status, body: await res.json() }, 503, /retry/i);
     } finally {
       holder.exec("ROLLBACK");
       holder.close();

@@ -45,7 +45,7 @@ export function mapSqliteError(error: unknown): unknown {
   });
 }
 
-/** Runs synchronous database work as a promise: rejects once closed, maps errors. */
+/** Runs synchronous database work as a promise: rejects once closed, maps errors, waits out a busy lock. */
 export function runSqlite<T>(ctx: SqliteContext, work: () => T): Promise<T> {
   if (ctx.closed.aborted) {
     return Promise.reject(new StoreUnavailableError("The store is closed.", { code: "store_closed" }));
@@ -53,6 +53,31 @@ export function runSqlite<T>(ctx: SqliteContext, work: () => T): Promise<T> {
   try {
     return Promise.resolve(work());
   } catch (error) {
-    return Promise.reject(mapSqliteError(error));
+    return isBusy(error) ? retryBusy(ctx, work) : Promise.reject(mapSqliteError(error));
+  }
+}
+
+/** SQLite's answer when another connection (another process) holds the lock. */
+export function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+}
+
+/**
+ * Retries `work` while another connection holds the lock, sleeping between tries (1, 2, 4 … 50 ms) so the event
+ * loop keeps serving, for up to `busyTimeoutMs`; then fails as unavailable (the app answers 503). The connection's
+ * own busy_timeout is 0 after open: better-sqlite3 is synchronous, and SQLite's busy handler would block the whole
+ * process for as long as it waits.
+ */
+export async function retryBusy<T>(ctx: SqliteContext, work: () => T): Promise<T> {
+  const deadline = Date.now() + ctx.options.busyTimeoutMs;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    if (ctx.closed.aborted) throw new StoreUnavailableError("The store is closed.", { code: "store_closed" });
+    try {
+      return work();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw mapSqliteError(error);
+    }
   }
 }

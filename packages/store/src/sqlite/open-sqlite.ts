@@ -33,6 +33,9 @@ export function openSqliteStore(path: string, options: ResolvedOptions, box: Sec
     db.pragma("foreign_keys = ON");
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs))}`);
     migrateSqlite(db, { apply: options.migrate, now: options.now });
+    // From here on a lock held by another process is waited out asynchronously (runSqlite / retryBusy): SQLite's
+    // own busy handler sleeps inside the call, which with a synchronous driver stalls every request of the process.
+    db.pragma("busy_timeout = 0");
   } catch (error) {
     opened?.close();
     throw mapSqliteError(error);

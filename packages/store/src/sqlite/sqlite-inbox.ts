@@ -7,7 +7,7 @@ import { keptHeaderSet, pickHeaders } from "../shared/headers.js";
 import { type InboxRow, toInboxEvent } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
 import { checkKey } from "../shared/validate.js";
-import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
+import { isBusy, mapSqliteError, retryBusy, runSqlite, type SqliteContext } from "./context.js";
 
 interface PendingRow {
   webhookId: string;
@@ -54,16 +54,19 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
       return { duplicate: false, event };
     }),
   );
-  const write = (rows: PendingRow[]): InboxRecordResult[] => {
-    let results: InboxRecordResult[];
-    try {
-      results = writeBatch.immediate(rows);
-    } catch (error) {
-      throw mapSqliteError(error);
-    }
+  const commit = (rows: PendingRow[]): InboxRecordResult[] => {
+    const results = writeBatch.immediate(rows);
     const seqs = results.flatMap((r) => (r.duplicate ? [] : [r.event.seq]));
     if (seqs.length > 0) ctx.inboxSeqs.emit(seqs);
     return results;
+  };
+  const write = (rows: PendingRow[]): InboxRecordResult[] | Promise<InboxRecordResult[]> => {
+    try {
+      return commit(rows);
+    } catch (error) {
+      if (isBusy(error)) return retryBusy(ctx, () => commit(rows));
+      throw mapSqliteError(error);
+    }
   };
   const committer = new GroupCommitter(write, { maxBatch: ctx.options.maxBatchSize });
 
@@ -93,7 +96,7 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
       } catch (error) {
         return Promise.reject(error);
       }
-      if (!ctx.options.groupCommit) return runSqlite(ctx, () => write([row])[0] as InboxRecordResult);
+      if (!ctx.options.groupCommit) return runSqlite(ctx, () => commit([row])[0] as InboxRecordResult);
       return committer.submit(row);
     },
     get: (webhookId) =>

@@ -17,7 +17,7 @@ import {
 import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
 import { toMillis } from "../shared/time.js";
 import { checkKey } from "../shared/validate.js";
-import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
+import { isBusy, mapSqliteError, retryBusy, runSqlite, type SqliteContext } from "./context.js";
 import { CLAIM_DUE, CLAIMED_SUBSCRIPTION, LEASE_ONE, OLDEST_DUE, STATE_COUNTS } from "./outbox-sql.js";
 
 const STATES: readonly DeliveryState[] = ["pending", "leased", "delivered", "failed"];
@@ -227,9 +227,11 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
   );
   const finisher = new GroupCommitter(
     (items: FinishItem[]) => {
+      const commit = () => ctx.relaxed(() => finishBatch.immediate(items));
       try {
-        return ctx.relaxed(() => finishBatch.immediate(items));
+        return commit();
       } catch (error) {
+        if (isBusy(error)) return retryBusy(ctx, commit); // another process holds the lock: wait it out async
         throw mapSqliteError(error);
       }
     },
