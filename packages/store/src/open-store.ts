@@ -1,11 +1,13 @@
 import type { Store } from "./api/store.js";
-import { StoreInputError } from "./errors.js";
-import { type OpenStoreOptions, resolveOptions } from "./options.js";
-import { createSecretBox } from "./shared/secret-box.js";
+import { StoreConfigError, StoreInputError } from "./errors.js";
+import { type OpenStoreOptions, type ResolvedOptions, resolveOptions } from "./options.js";
+import { createSecretBox, type SecretBox } from "./shared/secret-box.js";
 import { openSqliteStore } from "./sqlite/open-sqlite.js";
 
 /**
- * Opens a store and applies pending migrations. A string is the `url` option:
+ * Opens a store, applies pending migrations and checks that every key the stored credentials were
+ * sealed with is configured (`encryption_key_missing` / `encryption_key_unknown` otherwise), so a
+ * wrong key fails at start rather than at the first delivery. A string is the `url` option:
  * `":memory:"`, a file path, `sqlite:<path>` or `file:<path>` → SQLite (the default, embedded);
  * `postgres://…` / `postgresql://…` → PostgreSQL.
  *
@@ -24,6 +26,49 @@ export async function openStore(target: string | OpenStoreOptions): Promise<Stor
     previousKeys: options.previousEncryptionKeys,
     logger: resolved.logger,
   });
+  // While the check runs, `open` tests each key id once (one decryption per key, not per row); a row
+  // that fails authentication still names a configured key, and fails alone when it is used.
+  const checked = new Set<string>();
+  let open = (stored: string, aad: string): string => {
+    const id = stored.startsWith(SEALED) ? (stored.slice(SEALED.length).split(":")[0] ?? "") : undefined;
+    if (id === undefined || checked.has(id)) return "";
+    try {
+      box.open(stored, aad);
+    } catch (error) {
+      if (!(error instanceof StoreConfigError)) throw error;
+      if (error.code !== "decryption_failed")
+        throw new StoreConfigError(
+          error.code,
+          `Subscription credentials in the store were encrypted with key ${id}, which is not configured: ` +
+            "set the encryption key they were written with (or add it to the previous encryption keys).",
+          { cause: error },
+        );
+    }
+    checked.add(id);
+    return "";
+  };
+  const store = await openBackend(options, resolved, {
+    encrypting: box.encrypting,
+    seal: (plain, aad) => box.seal(plain, aad),
+    open: (stored, aad) => open(stored, aad),
+  });
+  try {
+    await store.subscriptions.list();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  open = (stored, aad) => box.open(stored, aad);
+  return store;
+}
+
+const SEALED = "enc:v1:";
+
+async function openBackend(
+  options: OpenStoreOptions,
+  resolved: ResolvedOptions,
+  box: SecretBox,
+): Promise<Store> {
   const url = options.url;
   if (options.pool || (url !== undefined && /^postgres(ql)?:\/\//i.test(url))) {
     // Loaded on demand so SQLite-only apps never load pg.

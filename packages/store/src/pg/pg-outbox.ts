@@ -118,9 +118,11 @@ export function createPgOutbox(ctx: PgContext): Outbox {
       );
       if (row?.id)
         return { messageId: row.id, duplicate: false, deliveries: row.deliveries, createdAt: new Date(at) };
-      const [existing] = await query<MessageRow>(
+      // A replay answers like the original: its fan-out count, read through deliveries_message_idx.
+      const [existing] = await query<MessageRow & { deliveries: number }>(
         ctx,
-        `SELECT * FROM ${s}.messages WHERE idempotency_key = $1`,
+        `SELECT m.*, (SELECT count(*)::int FROM ${s}.deliveries d WHERE d.message_id = m.id) AS deliveries
+         FROM ${s}.messages m WHERE m.idempotency_key = $1`,
         [key],
         options.tx,
       );
@@ -133,7 +135,7 @@ export function createPgOutbox(ctx: PgContext): Outbox {
       return {
         messageId: existing.id,
         duplicate: true,
-        deliveries: 0,
+        deliveries: existing.deliveries,
         createdAt: new Date(Number(existing.created_at)),
       };
     },

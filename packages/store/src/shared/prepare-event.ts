@@ -1,10 +1,13 @@
 import { parseNewPlant, serializeNewPlant } from "@plant-store/core";
 import { InvalidEventError } from "../errors.js";
 
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 /**
  * The exact bytes to store and send for an event given to `publish`: JSON text (string or bytes)
- * is kept byte for byte; an object is serialized by core (bigint-safe). Either way core's
- * `parseNewPlant` must accept the bytes.
+ * is kept byte for byte, but for a leading byte order mark, which is dropped (RFC 8259 §8.1: JSON
+ * sent over a network carries none); bytes that are not UTF-8 are refused. An object is serialized
+ * by core (bigint-safe). Either way core's `parseNewPlant` must accept the bytes.
  *
  * @example
  * ```ts
@@ -15,8 +18,20 @@ import { InvalidEventError } from "../errors.js";
 export function prepareEvent(event: unknown, mode?: "safe" | "lossless"): Uint8Array {
   let raw: string | Uint8Array;
   let resolvedMode = mode ?? "safe";
-  if (typeof event === "string" || event instanceof Uint8Array) {
-    raw = event;
+  if (typeof event === "string") {
+    raw = event.charCodeAt(0) === 0xfeff ? event.slice(1) : event;
+  } else if (event instanceof Uint8Array) {
+    raw = event[0] === 0xef && event[1] === 0xbb && event[2] === 0xbf ? event.subarray(3) : event;
+    // Bytes are relayed exactly or refused: never with U+FFFD in place of what was sent.
+    try {
+      utf8.decode(raw);
+    } catch {
+      throw new InvalidEventError(
+        "json",
+        [{ pointer: "", message: "The bytes are not valid UTF-8." }],
+        "The event is not valid UTF-8 (RFC 8259 §8.1); send JSON text encoded as UTF-8.",
+      );
+    }
   } else if (event !== null && typeof event === "object" && !Array.isArray(event)) {
     if (mode === undefined && typeof (event as { id?: unknown }).id === "bigint") resolvedMode = "lossless";
     try {

@@ -59,7 +59,11 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
       const existing = ctx.sql("SELECT * FROM messages WHERE idempotency_key = ?").get(key) as
         | MessageRow
         | undefined;
-      if (existing) return { existing, deliveries: 0 };
+      // A replay answers like the original: its fan-out count, read through deliveries_message_idx.
+      if (existing) {
+        const n = ctx.sql("SELECT count(*) FROM deliveries WHERE message_id = ?").pluck().get(existing.id);
+        return { existing, deliveries: n as number };
+      }
     }
     const id = ctx.nextId();
     ctx
@@ -314,7 +318,7 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
           return {
             messageId: result.existing.id,
             duplicate: true,
-            deliveries: 0,
+            deliveries: result.deliveries,
             createdAt: new Date(result.existing.created_at),
           };
         }

@@ -63,7 +63,28 @@ export function outboxConformance(backend: () => TestBackend): void {
       expect((await store.outbox.stats()).pending).toBe(4);
     });
 
-    it("returns the same message for the same idempotency key without a second fan-out", async () => {
+    it("drops a leading byte order mark and refuses bytes that are not UTF-8", async () => {
+      const store = await backend().open();
+      const raw = '{"id":1,"name":"Fern"}';
+      for (const event of [
+        `\uFEFF${raw}`,
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(raw)]),
+      ]) {
+        const { messageId } = await store.outbox.publish(event);
+        expect(Buffer.from((await store.outbox.getMessage(messageId))!.body).toString("hex")).toBe(
+          Buffer.from(raw).toString("hex"),
+        );
+      }
+      const latin1 = Buffer.from('{"id":2,"name":"Fo\xe9"}', "latin1");
+      const refused = await store.outbox.publish(latin1).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(InvalidEventError);
+      expect(refused).toMatchObject({ kind: "json", message: expect.stringContaining("UTF-8") });
+      const utf8 = Buffer.from('{"id":3,"name":"Foé"}');
+      const { messageId } = await store.outbox.publish(utf8);
+      expect(Buffer.from((await store.outbox.getMessage(messageId))!.body).equals(utf8)).toBe(true);
+    });
+
+    it("returns the same message and its fan-out count for the same idempotency key without a second fan-out", async () => {
       const store = await backend().open();
       await withSubscriptions(store, 3);
       const first = await store.outbox.publish(NEW_PLANT(1), { idempotencyKey: "order-1" });
@@ -71,7 +92,8 @@ export function outboxConformance(backend: () => TestBackend): void {
         Array.from({ length: 10 }, () => store.outbox.publish(NEW_PLANT(1), { idempotencyKey: "order-1" })),
       );
       for (const r of results)
-        expect(r).toMatchObject({ messageId: first.messageId, duplicate: true, deliveries: 0 });
+        expect(r).toMatchObject({ messageId: first.messageId, duplicate: true, deliveries: 3 });
+      expect(first.deliveries).toBe(3);
       expect((await store.outbox.stats()).pending).toBe(3);
       await expect(store.outbox.publish(NEW_PLANT(2), { idempotencyKey: "order-1" })).rejects.toMatchObject({
         code: "idempotency_conflict",

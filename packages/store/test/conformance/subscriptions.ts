@@ -109,15 +109,73 @@ export function subscriptionConformance(backend: () => TestBackend): void {
       await backend().sql("UPDATE {t}subscriptions SET token = ? WHERE id = ?", [row.token, again.id]);
       await expect(store.subscriptions.get(again.id)).rejects.toMatchObject({ code: "decryption_failed" });
 
-      const noKey = await backend().open();
-      await expect(noKey.subscriptions.get(sub.id)).rejects.toMatchObject({ code: "encryption_key_missing" });
-      const wrongKey = await backend().open({ encryptionKey: OTHER_KEY });
-      const error = await wrongKey.subscriptions.get(sub.id).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(StoreConfigError);
-      expect((error as StoreConfigError).code).toBe("encryption_key_unknown");
-      expect(String((error as Error).message)).not.toContain(KEY);
       const rotated = await backend().open({ encryptionKey: OTHER_KEY, previousEncryptionKeys: [KEY] });
       expect((await rotated.subscriptions.get(sub.id))!.token).toBe(TOKEN);
+    });
+
+    it("refuses to open when stored credentials were encrypted with a key that is not configured", async () => {
+      const store = await backend().open({ encryptionKey: KEY });
+      const sub = await store.subscriptions.create({
+        url: "https://a.example",
+        token: TOKEN,
+        secrets: [SECRET],
+      });
+      await store.subscriptions.create({ url: "https://b.example", token: "psk_clear_before" });
+      const [row] = await backend().sql("SELECT token FROM {t}subscriptions WHERE id = ?", [sub.id]);
+      const keyId = /^enc:v1:([0-9a-f]{8}):/.exec(row.token)![1]!;
+
+      const wrong = await backend()
+        .open({ encryptionKey: OTHER_KEY })
+        .catch((e: unknown) => e);
+      expect(wrong).toBeInstanceOf(StoreConfigError);
+      expect(wrong).toMatchObject({
+        code: "encryption_key_unknown",
+        message: expect.stringContaining(keyId),
+      });
+      expect((wrong as Error).message).not.toContain(KEY);
+      expect((wrong as Error).message).not.toContain(OTHER_KEY);
+      await expect(backend().open()).rejects.toMatchObject({
+        code: "encryption_key_missing",
+        message: expect.stringContaining(keyId),
+      });
+
+      // The same key, or the new key with the old one as a previous key, opens; one tampered row does not
+      // stop the start (it fails alone when used).
+      const other = await store.subscriptions.create({ url: "https://c.example", token: TOKEN });
+      await backend().sql("UPDATE {t}subscriptions SET token = ? WHERE id = ?", [row.token, other.id]);
+      expect((await (await backend().open({ encryptionKey: KEY })).subscriptions.get(sub.id))!.token).toBe(
+        TOKEN,
+      );
+      const rotated = await backend().open({ encryptionKey: OTHER_KEY, previousEncryptionKeys: [KEY] });
+      expect((await rotated.subscriptions.get(sub.id))!.secrets[0]!.secret).toBe(SECRET);
+      await expect(rotated.subscriptions.get(other.id)).rejects.toMatchObject({ code: "decryption_failed" });
+    });
+
+    it("refuses a rotation grace that is not a time from 0 to 7 days", async () => {
+      const store = await backend().open();
+      const sub = await store.subscriptions.create({
+        url: "https://a.example",
+        token: TOKEN,
+        secrets: [SECRET],
+      });
+      for (const graceMs of [
+        1e20,
+        Number.POSITIVE_INFINITY,
+        Number.NaN,
+        -1,
+        7 * 86_400_000 + 1,
+        "60" as never,
+      ]) {
+        await expect(store.subscriptions.rotateSecret(sub.id, SECRET_2, { graceMs })).rejects.toMatchObject({
+          name: "StoreInputError",
+          code: "invalid_grace",
+        });
+      }
+      expect((await store.subscriptions.get(sub.id))!.secrets).toHaveLength(1);
+      const rotated = await store.subscriptions.rotateSecret(sub.id, SECRET_2, { graceMs: 7 * 86_400_000 });
+      expect(rotated.secrets[0]!.expiresAt!.getTime()).toBe(
+        rotated.secrets[1]!.createdAt.getTime() + 7 * 86_400_000,
+      );
     });
 
     it("stores credentials in clear without a key, and warns once", async () => {
