@@ -46,7 +46,13 @@ class ApiError extends Error {
 }
 
 const decoder = new TextDecoder();
+/** Request bodies: invalid UTF-8 is refused rather than relayed with U+FFFD; a leading BOM is dropped. */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 const DEFAULT_GRACE_SECONDS = 86_400;
+/** The longest secret rotation grace, 7 days (as Stripe's). */
+const MAX_GRACE_SECONDS = 7 * 86_400;
+/** RFC 3339 `date-time` (e.g. 2026-11-22T10:00:00Z or …+02:00). */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
  * The admin API (Fastify): subscriptions, publishing, messages, deliveries and their attempts, resend and
@@ -66,9 +72,13 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
 
   // Raw JSON text: `POST /events` must keep the exact bytes (int64 ids are never rounded through JSON.parse).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) =>
-    done(null, body),
-  );
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => {
+    try {
+      done(null, strictUtf8.decode(body as Buffer));
+    } catch {
+      done(new ApiError(400, "The body is not valid UTF-8; JSON must be sent as UTF-8 (RFC 8259 §8.1)."));
+    }
+  });
   app.addContentTypeParser("*", { parseAs: "string" }, (request, _body, done) =>
     done(
       new ApiError(
@@ -249,8 +259,11 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     if (body.kind === "secret") {
       const secret = body.value === undefined ? createSecret() : checkSecret(body.value);
       const grace = body.graceSeconds ?? DEFAULT_GRACE_SECONDS;
-      if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0) {
-        throw new ApiError(400, "graceSeconds must be a whole number of seconds, 0 or more.");
+      if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) {
+        throw new ApiError(
+          400,
+          `graceSeconds must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (7 days).`,
+        );
       }
       await store.subscriptions.rotateSecret(id, secret, { graceMs: grace * 1000 });
       return { secret };
@@ -260,15 +273,21 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
   app.post("/subscriptions/:id/recover", async (request) => {
     const id = param(request);
     await subscription(id);
-    const since = Date.parse(String(objectBody(request).since ?? ""));
-    if (Number.isNaN(since)) throw new ApiError(400, "since must be a date-time, e.g. 2026-11-22T10:00:00Z.");
+    const text = objectBody(request).since;
+    const since = typeof text === "string" && DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
+    if (Number.isNaN(since))
+      throw new ApiError(400, "since must be an RFC 3339 date-time string, e.g. 2026-11-22T10:00:00Z.");
     return { requeued: await store.outbox.recover(id, since) };
   });
 
   app.post("/events", async (request, reply) => {
     if (typeof request.body !== "string") throw new ApiError(400, "Send the New Plant as a JSON body.");
     const key = request.headers["idempotency-key"];
-    if (Array.isArray(key) || (key !== undefined && (key === "" || key.length > 255))) {
+    // Node joins repeated header lines with ", ": count the raw lines so "k1" + "k2" is not taken as one key.
+    const lines = request.raw.rawHeaders.filter(
+      (h, i) => i % 2 === 0 && h.toLowerCase() === "idempotency-key",
+    );
+    if (lines.length > 1 || Array.isArray(key) || (key !== undefined && (key === "" || key.length > 255))) {
       throw new ApiError(400, "Idempotency-Key must be one value of 1 to 255 characters.");
     }
     // Lossless: the spec's id is int64 and the sender only relays bytes, so every int64 id is accepted as sent.
@@ -300,13 +319,16 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     if (q.state !== undefined && !states.includes(q.state)) {
       throw new ApiError(400, `state must be one of ${states.join(", ")}.`);
     }
-    if (q.limit !== undefined && !/^\d{1,4}$/.test(q.limit))
+    if (
+      q.limit !== undefined &&
+      !(/^\d{1,4}$/.test(q.limit) && Number(q.limit) >= 1 && Number(q.limit) <= 1000)
+    )
       throw new ApiError(400, "limit must be 1 to 1000.");
     const page = await store.outbox.listDeliveries({
       ...(q.state && { state: q.state as DeliveryState }),
       ...(q.subscriptionId && { subscriptionId: q.subscriptionId }),
       ...(q.messageId && { messageId: q.messageId }),
-      ...(q.limit && { limit: Math.max(1, Number(q.limit)) }),
+      ...(q.limit && { limit: Number(q.limit) }),
       cursor: q.cursor ?? null,
     });
     return { data: page.items.map(deliveryJson), nextCursor: page.nextCursor };

@@ -17,6 +17,7 @@ await runServer({
       adminTokens: config.adminTokens,
       store: config.db,
       ...(config.encryptionKey && { encryptionKey: config.encryptionKey }),
+      previousEncryptionKeys: config.previousEncryptionKeys,
       allowNetworks: config.allowNetworks,
       concurrency: config.concurrency,
       perSubscription: config.perSubscription,

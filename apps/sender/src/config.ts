@@ -16,6 +16,7 @@ export interface SenderConfig {
   schedule: number[] | null;
   allowNetworks: string[];
   encryptionKey: string | null;
+  previousEncryptionKeys: string[];
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
@@ -38,6 +39,7 @@ const schema = z.object({
     .default(null),
   allowNetworks: list.default([]),
   encryptionKey: z.string().min(1).nullable().default(null),
+  previousEncryptionKeys: list.default([]),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -57,12 +59,18 @@ Options (each also read from the environment variable shown):
   --schedule <ms,ms,…>     PLANT_STORE_SCHEDULE           retry schedule (default Standard Webhooks: 0,5s,5m,30m,2h,5h,10h,14h,20h,24h)
   --allow-networks <cidrs> PLANT_STORE_ALLOW_NETWORKS     networks allowed despite the SSRF guard, e.g. 127.0.0.0/8,::1/128
   --encryption-key <key>   PLANT_STORE_ENCRYPTION_KEY     32 bytes (base64 or hex): tokens and secrets encrypted at rest
+  --previous-encryption-keys <keys>
+                           PLANT_STORE_PREVIOUS_ENCRYPTION_KEYS
+                                                          older keys, comma-separated, still read after a key rotation
   --log-level <level>      PLANT_STORE_LOG_LEVEL          fatal|error|warn|info|debug|trace|silent (default info)
   -h, --help                                              this help
   -v, --version                                           the version
 
+The store refuses to start when credentials in it were encrypted with a key that is not configured.
+
 Examples:
-  PLANT_STORE_ADMIN_TOKENS=psk_… plant-store-sender --encryption-key "$(openssl rand -base64 32)"
+  openssl rand -base64 32 > sender.key   # once; keep it (and back it up) outside the database
+  PLANT_STORE_ADMIN_TOKENS=psk_… PLANT_STORE_ENCRYPTION_KEY="$(cat sender.key)" plant-store-sender
   plant-store-sender --db :memory: --admin-token psk_… --allow-networks 127.0.0.0/8   # local development
 `;
 
@@ -92,6 +100,10 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): SenderConfig
       schedule: { flag: "schedule", env: "PLANT_STORE_SCHEDULE" },
       allowNetworks: { flag: "allow-networks", env: "PLANT_STORE_ALLOW_NETWORKS" },
       encryptionKey: { flag: "encryption-key", env: "PLANT_STORE_ENCRYPTION_KEY" },
+      previousEncryptionKeys: {
+        flag: "previous-encryption-keys",
+        env: "PLANT_STORE_PREVIOUS_ENCRYPTION_KEYS",
+      },
       logLevel: { flag: "log-level", env: "PLANT_STORE_LOG_LEVEL" },
     },
     checks: (config) =>
@@ -106,6 +118,14 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): SenderConfig
                 () => parseEncryptionKey(config.encryptionKey as string),
               ] as const,
             ]),
+        [
+          "--previous-encryption-keys / PLANT_STORE_PREVIOUS_ENCRYPTION_KEYS",
+          () => {
+            if (config.previousEncryptionKeys.length > 0 && config.encryptionKey === null)
+              throw new Error("previous keys need a current key: set --encryption-key too.");
+            config.previousEncryptionKeys.map(parseEncryptionKey);
+          },
+        ],
       ] as [string, () => unknown][],
   });
 }

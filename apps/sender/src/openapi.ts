@@ -154,7 +154,13 @@ export const adminOpenApi = withCommonResponses({
           ...json({
             type: "object",
             required: ["since"],
-            properties: { since: { type: "string", format: "date-time" } },
+            properties: {
+              since: {
+                type: "string",
+                format: "date-time",
+                description: "RFC 3339, e.g. 2026-11-22T10:00:00Z: failed deliveries created at or after it.",
+              },
+            },
           }),
         },
         responses: {
@@ -183,12 +189,15 @@ export const adminOpenApi = withCommonResponses({
             name: "Idempotency-Key",
             in: "header",
             required: false,
-            description: "The same key returns the same message instead of publishing twice.",
-            schema: { type: "string", maxLength: 255 },
+            description:
+              "The same key returns the same message (and its fan-out count) instead of publishing twice. One header line only: a repeated Idempotency-Key is refused with 400.",
+            schema: { type: "string", minLength: 1, maxLength: 255 },
           },
         ],
         requestBody: {
           required: true,
+          description:
+            "UTF-8 JSON (400 otherwise); the bytes are stored and sent exactly, except a leading byte order mark, which is dropped.",
           ...json({
             type: "object",
             required: ["id", "name"],
@@ -388,7 +397,9 @@ export const adminOpenApi = withCommonResponses({
           graceSeconds: {
             type: "integer",
             minimum: 0,
-            description: "Secrets only: how long the previous one keeps signing.",
+            maximum: 604800,
+            description:
+              "Secrets only: how long the previous one keeps signing (default 86400, at most 7 days).",
           },
         },
       },
@@ -397,7 +408,11 @@ export const adminOpenApi = withCommonResponses({
         required: ["messageId", "deliveries", "duplicate"],
         properties: {
           messageId: { type: "string" },
-          deliveries: { type: "integer" },
+          deliveries: {
+            type: "integer",
+            description:
+              "Deliveries the message fanned out to (for a duplicate, those of the original publish).",
+          },
           duplicate: { type: "boolean" },
         },
       },

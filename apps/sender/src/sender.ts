@@ -14,6 +14,8 @@ export interface SenderOptions {
   store?: Store | string | OpenStoreOptions;
   /** 32-byte key (base64 or hex) for tokens and secrets at rest, when the sender opens the store. */
   encryptionKey?: string;
+  /** Older keys still read after a key rotation (the store refuses to open without every key in use). */
+  previousEncryptionKeys?: readonly string[];
   /** CIDRs the SSRF guard lets through (e.g. `127.0.0.0/8` in development). */
   allowNetworks?: readonly string[];
   /** DNS resolver (tests). Default: the operating system's. */
@@ -53,17 +55,15 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
   const allow = parseAllowList(options.allowNetworks ?? []);
   const resolve = options.resolve ?? systemResolver;
   const owns = !(typeof options.store === "object" && options.store !== null && "outbox" in options.store);
+  const keys = {
+    ...(options.encryptionKey && { encryptionKey: options.encryptionKey }),
+    ...(options.previousEncryptionKeys?.length && { previousEncryptionKeys: options.previousEncryptionKeys }),
+  };
   const store = owns
     ? await openStore(
         typeof options.store === "object"
-          ? {
-              ...(options.store as OpenStoreOptions),
-              ...(options.encryptionKey && { encryptionKey: options.encryptionKey }),
-            }
-          : {
-              url: (options.store as string | undefined) ?? ":memory:",
-              ...(options.encryptionKey && { encryptionKey: options.encryptionKey }),
-            },
+          ? { ...(options.store as OpenStoreOptions), ...keys }
+          : { url: (options.store as string | undefined) ?? ":memory:", ...keys },
       )
     : (options.store as Store);
   const metrics = createMetrics(store);

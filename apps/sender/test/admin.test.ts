@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminOpenApi } from "../src/openapi.js";
@@ -152,6 +153,27 @@ describe("admin API over a real socket", () => {
     );
   });
 
+  it("caps the rotation grace at 7 days: 400 for more, and the old secret then stops signing at a real time", async () => {
+    const { id } = (
+      await api(sender.url, "POST", "/subscriptions", { url: "http://127.0.0.1:9/plant/webhook" })
+    ).body;
+    for (const graceSeconds of [1e20, 604_801, -1, 1.5, "60"]) {
+      const res = await api(sender.url, "POST", `/subscriptions/${id}/rotate`, {
+        kind: "secret",
+        graceSeconds,
+      });
+      expect(res.status, String(graceSeconds)).toBe(400);
+      expect(res.body.message).toMatch(/graceSeconds.*604800/);
+    }
+    expect((await api(sender.url, "GET", `/subscriptions/${id}`)).body.signingSecrets).toBe(1);
+    const max = await api(sender.url, "POST", `/subscriptions/${id}/rotate`, {
+      kind: "secret",
+      graceSeconds: 604_800,
+    });
+    expect(max.status).toBe(200);
+    expect((await api(sender.url, "GET", `/subscriptions/${id}`)).body.signingSecrets).toBe(2);
+  });
+
   it.each([
     [{ url: "http://169.254.169.254/" }, /link-local/],
     [{ url: "http://10.0.0.1/" }, /private/],
@@ -174,11 +196,58 @@ describe("admin API over a real socket", () => {
     expect(first.body).toMatchObject({ messageId: expect.stringMatching(/^msg_/), duplicate: false });
     expect(first.body.deliveries).toBeGreaterThan(0);
     const again = await api(sender.url, "POST", "/events", body, { "idempotency-key": "order-1" });
-    expect(again.body).toMatchObject({ messageId: first.body.messageId, duplicate: true, deliveries: 0 });
+    expect(again.body).toEqual({
+      messageId: first.body.messageId,
+      duplicate: true,
+      deliveries: first.body.deliveries,
+    });
     const message = await fetch(`${sender.url}/messages/${first.body.messageId}`, {
       headers: { authorization: `Bearer ${ADMIN}` },
     });
     expect(await message.text()).toContain('"payload":{"id":9223372036854775807,"name":"Largest"}');
+  });
+
+  it("400 for two Idempotency-Key header lines (Node would join them into one key)", async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${sender.url}/events`, { method: "POST" }, (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode as number, body }));
+      });
+      req.on("error", reject);
+      req.setHeader("authorization", `Bearer ${ADMIN}`);
+      req.setHeader("content-type", "application/json");
+      req.setHeader("idempotency-key", ["twice-1", "twice-2"]);
+      req.end('{"id":11,"name":"Ivy"}');
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body).message).toMatch(/Idempotency-Key/);
+    const one = await api(sender.url, "POST", "/events", '{"id":11,"name":"Ivy"}', {
+      "idempotency-key": "twice-1, twice-2",
+    });
+    expect(one.status).toBe(202);
+  });
+
+  it("drops a leading byte order mark and refuses a body that is not UTF-8", async () => {
+    const post = (body: Buffer) =>
+      fetch(`${sender.url}/events`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+        body,
+      });
+    const withBom = await post(Buffer.from('\uFEFF{"id":12,"name":"Basil"}'));
+    expect(withBom.status).toBe(202);
+    const { messageId } = (await withBom.json()) as { messageId: string };
+    const message = await fetch(`${sender.url}/messages/${messageId}`, {
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    const text = await message.text();
+    expect(text).not.toContain("\uFEFF");
+    expect(JSON.parse(text).payload).toEqual({ id: 12, name: "Basil" });
+
+    const latin1 = await post(Buffer.from('{"id":13,"name":"Caf\xe9"}', "latin1"));
+    expect(latin1.status).toBe(400);
+    expect(await latin1.json()).toEqual({ error: 400, message: expect.stringContaining("UTF-8") });
   });
 
   it.each([
@@ -227,8 +296,16 @@ describe("admin API over a real socket", () => {
       since: "2020-01-01T00:00:00Z",
     });
     expect(recover.body).toEqual({ requeued: expect.any(Number) });
-    expect(
-      (await api(sender.url, "POST", `/subscriptions/${sub.body.id}/recover`, { since: "soon" })).status,
-    ).toBe(400);
+    for (const since of ["soon", 0, "0", "1", "2026-11-22", "2026-11-22 10:00:00", null]) {
+      const res = await api(sender.url, "POST", `/subscriptions/${sub.body.id}/recover`, { since });
+      expect(res.status, JSON.stringify(since)).toBe(400);
+      expect(res.body.message).toMatch(/RFC 3339/);
+    }
+    for (const limit of ["0", "5000", "1001", "-1", "x"]) {
+      const res = await api(sender.url, "GET", `/deliveries?limit=${limit}`);
+      expect(res.status, limit).toBe(400);
+      expect(res.body.message).toBe("limit must be 1 to 1000.");
+    }
+    expect((await api(sender.url, "GET", "/deliveries?limit=1000")).status).toBe(200);
   });
 });
