@@ -81,6 +81,14 @@ async function openBackend(
       'openStore needs a url: a SQLite file path, ":memory:" or postgres://…',
     );
   }
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
+  if (scheme !== undefined && !/^(sqlite|file)$/i.test(scheme)) {
+    // Not taken as a file path: a typo (postgress://) would create a directory named after the URL, password included.
+    throw new StoreInputError(
+      "invalid_url",
+      `The database URL scheme '${scheme.slice(0, 20)}' is not supported: use a SQLite file path, ":memory:", sqlite:<path>, file:<path> or postgres://….`,
+    );
+  }
   return openSqliteStore(sqlitePath(url), resolved, box);
 }
 

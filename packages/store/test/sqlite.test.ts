@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -98,6 +98,21 @@ describe("SQLite URLs and failures", () => {
       expect(store.backend).toBe("sqlite");
       expect(await store.inbox.count()).toBe(1);
     }
+  });
+
+  it("refuses a URL of another scheme instead of creating a file named after it (password included)", async () => {
+    for (const url of [
+      "mysql://u:SUPERSECRETPW@h/db",
+      "postgress://u:SUPERSECRETPW@h/db",
+      "https://h/x.db",
+    ]) {
+      const error = (await openStore({ url }).catch((e: unknown) => e)) as Error & { code?: string };
+      expect(error.code).toBe("invalid_url");
+      expect(error.message).toMatch(/scheme '\w+' is not supported/);
+      expect(error.message).not.toContain("SUPERSECRETPW");
+    }
+    expect(existsSync("mysql:")).toBe(false);
+    expect(existsSync("postgress:")).toBe(false);
   });
 
   it("reports an unusable path as store_unavailable", async () => {

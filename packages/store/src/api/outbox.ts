@@ -21,7 +21,7 @@ export interface PublishResult {
   /** `msg_…`, sortable; sent as `webhook-id` on every attempt. */
   messageId: string;
   duplicate: boolean;
-  /** Deliveries created by this call (0 for a duplicate). */
+  /** Deliveries of the message: created by this call, or by the original call for a duplicate. */
   deliveries: number;
   createdAt: Date;
 }
