@@ -338,8 +338,9 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     const found = await delivery(request);
     const attempts = await store.outbox.listAttempts(found.id);
     return {
-      data: attempts.map((a) => ({
-        attempt: a.attempt,
+      // Numbered through the whole history: a resend starts a new retry round, not a new count.
+      data: attempts.map((a, i) => ({
+        attempt: i + 1,
         attemptedAt: a.attemptedAt.toISOString(),
         status: a.status,
         latencyMs: a.latencyMs,

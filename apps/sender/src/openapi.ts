@@ -447,7 +447,10 @@ export const adminOpenApi = withCommonResponses({
         type: "object",
         required: ["attempt", "attemptedAt", "latencyMs"],
         properties: {
-          attempt: { type: "integer" },
+          attempt: {
+            type: "integer",
+            description: "1-based number in the delivery's whole history (a resend continues the count).",
+          },
           attemptedAt: { type: "string", format: "date-time" },
           status: { type: ["integer", "null"] },
           latencyMs: { type: "integer" },

@@ -150,6 +150,14 @@ describe("outcome rules against scripted sinks (compressed schedule 0, 100, 200,
       const resent = await api(sender.url, "POST", `/deliveries/${failed?.id}/resend`);
       expect(resent.status).toBe(200);
       await until(async () => target.requests.length >= 5);
+      // The attempt log keeps counting across the resend (the delivery's own count restarts its retry round).
+      const history = await until(async () => {
+        const list = (await api(sender.url, "GET", `/deliveries/${failed?.id}/attempts`)).body.data as {
+          attempt: number;
+        }[];
+        return list.length >= 5 && list;
+      });
+      expect(history.map((a) => a.attempt).slice(0, 5)).toEqual([1, 2, 3, 4, 5]);
     } finally {
       await target.close();
     }
