@@ -1,4 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
+import { createToken } from "../auth/index.js";
 import type { NewPlant, NewPlantLossless } from "../events/index.js";
 import type { ReceivedEvent } from "../receive/types.js";
 import { plantStoreWebhook as expressWebhook } from "./express.js";
@@ -8,11 +9,11 @@ import { plantStoreWebhook as honoWebhook } from "./hono.js";
 import { createNodeHandler } from "./node.js";
 
 // Checked by `tsc` (the package's typecheck, strict): every adapter types the `onEvent` callback from its options,
-// as `createWebhookHandler` does, so `(event) => …` needs no annotation. At run time these are no-ops.
+// as `createWebhookHandler` does, so `(event) => …` needs no annotation. At run time the handlers are only built.
 
 describe("adapters type onEvent's event from the options", () => {
   it("node, fetch, express, hono, fastify", () => {
-    const tokens = ["psk_x"];
+    const tokens = [createToken()];
     createNodeHandler({
       tokens,
       onEvent: (event) => {
