@@ -83,8 +83,10 @@ export function httpUrl(flag: string, value: string): URL {
   try {
     url = new URL(value);
   } catch {
+    // Shown without anything between "//" and "@", which could be a password.
+    const shown = value.replace(/\/\/[^/]*@/, "//…@").slice(0, 200);
     throw new CliError(
-      `${flag} '${value}' is not a URL; give an http(s) URL, e.g. http://127.0.0.1:4000.`,
+      `${flag} '${shown}' is not a URL; give an http(s) URL, e.g. http://127.0.0.1:4000.`,
       2,
     );
   }

@@ -83,6 +83,11 @@ describe("flags that cannot work are usage errors, before anything is sent", () 
       expect(creds.code).toBe(2);
       expect(creds.stderr).toMatch(/must not contain credentials/);
       expect(creds.stderr).not.toContain("hunter2");
+      // A URL that does not parse (port out of range) is echoed without what stands before "@".
+      const unparsable = await cli(["send", "http://user:hunter2@127.0.0.1:99999/x", "--token", "psk_x"]);
+      expect(unparsable.code).toBe(2);
+      expect(unparsable.stderr).toMatch(/is not a URL/);
+      expect(unparsable.stderr).not.toContain("hunter2");
       const newline = await cli(["send", server.url, "--token", "psk_secret\nvalue"]);
       expect(newline.code).toBe(2);
       expect(newline.stderr).toMatch(/--token .*bearer token cannot carry/);

@@ -56,6 +56,8 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
   const resolve = options.resolve ?? systemResolver;
   const owns = !(typeof options.store === "object" && options.store !== null && "outbox" in options.store);
   const keys = {
+    // The sender decrypts every subscription's credentials: a missing key must stop the start, not every delivery.
+    checkEncryptionKeys: true,
     ...(options.encryptionKey && { encryptionKey: options.encryptionKey }),
     ...(options.previousEncryptionKeys?.length && { previousEncryptionKeys: options.previousEncryptionKeys }),
   };

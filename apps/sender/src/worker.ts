@@ -214,6 +214,8 @@ export function startWorker(options: WorkerOptions): Worker {
         waiting.push(...claimed);
         for (const delivery of takeStartable()) launch(delivery);
         if (claimed.length === 0) {
+          // A skipped subscription may have got room while the claim ran (its completion saw no idle wait to end).
+          if (skip.some((sub) => held(sub) < perSubscription)) continue;
           const untilDue = nextLocalDue - Date.now();
           if (untilDue <= 0) nextLocalDue = Number.POSITIVE_INFINITY;
           skippedWhenIdle = skip.length > 0 ? new Set(skip) : null;

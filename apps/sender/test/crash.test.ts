@@ -71,6 +71,13 @@ describe("crash safety", () => {
           await store.close();
         }
       }, 60_000);
+      // Deliveries a killed sender made but could not record stay leased until their lease (timeout + 5 s) runs out;
+      // the running sender then sends them again (the receiver deduplicates) and records them.
+      await until(async () => {
+        const metrics = await (await fetch(`${sender.url}/metrics`)).text();
+        const delivered = /plant_store_sender_deliveries\{state="delivered"\} (\d+)/.exec(metrics)?.[1];
+        return Number(delivered) >= total;
+      }, 60_000);
       const senderStats = await (async () => {
         await stop(sender);
         const store = await openStore(senderDb);

@@ -47,6 +47,7 @@ export async function openStore(target: string | OpenStoreOptions): Promise<Stor
     checked.add(id);
     return "";
   };
+  if (!options.checkEncryptionKeys) return openBackend(options, resolved, box);
   const store = await openBackend(options, resolved, {
     encrypting: box.encrypting,
     seal: (plain, aad) => box.seal(plain, aad),

@@ -24,6 +24,12 @@ export interface OpenStoreOptions {
   encryptionKey?: string;
   /** Older keys still accepted for decryption after a key rotation. */
   previousEncryptionKeys?: readonly string[];
+  /**
+   * Check at open that every key the stored credentials were sealed with is configured (one decryption per key
+   * id, not per row), failing with `encryption_key_missing` / `encryption_key_unknown` instead of at first use.
+   * For apps that deliver (the sender); a service that only publishes or receives never decrypts. Default false.
+   */
+  checkEncryptionKeys?: boolean;
   /** Milliseconds since the epoch; default `Date.now`. Tests compress time with it. */
   now?: () => number;
   /** Default: `console`. */

@@ -21,7 +21,6 @@ import { handleNodeRequest, send } from "./node.js";
 
 type ExpressRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: boolean };
 
-/** The message answered (with 503, so the sender retries and nothing is lost) when the raw body is gone. */
 /** The middleware `plantStoreWebhook` returns (`(req, res, next)`). */
 export type ExpressMiddleware = (
   req: IncomingMessage,
@@ -29,6 +28,7 @@ export type ExpressMiddleware = (
   next: (error?: unknown) => void,
 ) => void;
 
+/** The message answered (with 503, so the sender retries and nothing is lost) when the raw body is gone. */
 export const BODY_ALREADY_PARSED =
   "The webhook's raw body was already consumed by a body parser such as express.json(). Mount plantStoreWebhook() " +
   "before express.json(), or use express.raw({ type: 'application/json' }) on this route, so the signature can be " +

@@ -83,8 +83,8 @@ export interface ClaimOptions {
   skipSubscriptions?: readonly string[];
   /**
    * At most this many deliveries per subscription in one claim. The rows are looked for among the first
-   * `4 × limit` due ones (so one subscription's long backlog costs a bounded scan); the claim may then return
-   * fewer than `limit` while more is due. Default: no cap.
+   * `limit + maxPerSubscription` due ones (so one subscription's long backlog costs a bounded scan); the claim may
+   * then return fewer than `limit` while more is due. Default: no cap.
    */
   maxPerSubscription?: number;
 }

@@ -10,11 +10,15 @@ export interface ClaimPlan {
   limit: number;
   leaseMs: number;
   workerId: string;
-  /** Subscription ids not to claim (JSON array text for SQLite's json_each, array for PostgreSQL). */
+  /** Subscription ids not to claim. */
   skip: readonly string[];
   /** Per-subscription cap within this claim (`limit` when there is none). */
   cap: number;
-  /** How many due rows are looked at: `limit`, or `4 × limit` with a cap (bounded even for a long backlog). */
+  /**
+   * How many due rows are looked at: `limit`, or `limit + cap` with a cap — enough to fill the claim when
+   * subscriptions interleave, and bounded when one subscription's backlog comes first (that one then reaches its
+   * cap, is skipped by the worker's next claim, and the rows behind it come out).
+   */
   scan: number;
 }
 
@@ -23,7 +27,7 @@ export interface ClaimPlan {
  *
  * @example
  * ```ts
- * claimPlan(10, { leaseMs: 30_000, workerId: "w1", maxPerSubscription: 2 }); // { cap: 2, scan: 40, … }
+ * claimPlan(10, { leaseMs: 30_000, workerId: "w1", maxPerSubscription: 2 }); // { cap: 2, scan: 12, … }
  * ```
  */
 export function claimPlan(limit: number, options: ClaimOptions): ClaimPlan {
@@ -42,7 +46,7 @@ export function claimPlan(limit: number, options: ClaimOptions): ClaimPlan {
     options.maxPerSubscription === undefined
       ? capped
       : Math.min(capped, checkPositiveInt(options.maxPerSubscription, "max per subscription"));
-  return { limit: capped, leaseMs, workerId, skip, cap, scan: cap < capped ? capped * 4 : capped };
+  return { limit: capped, leaseMs, workerId, skip, cap, scan: cap < capped ? capped + cap : capped };
 }
 
 /**

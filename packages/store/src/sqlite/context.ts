@@ -58,7 +58,7 @@ export function runSqlite<T>(ctx: SqliteContext, work: () => T): Promise<T> {
 }
 
 /** SQLite's answer when another connection (another process) holds the lock. */
-export function isBusy(error: unknown): boolean {
+function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   return typeof code === "string" && code.startsWith("SQLITE_BUSY");
 }
@@ -69,7 +69,7 @@ export function isBusy(error: unknown): boolean {
  * own busy_timeout is 0 after open: better-sqlite3 is synchronous, and SQLite's busy handler would block the whole
  * process for as long as it waits.
  */
-export async function retryBusy<T>(ctx: SqliteContext, work: () => T): Promise<T> {
+async function retryBusy<T>(ctx: SqliteContext, work: () => T): Promise<T> {
   const deadline = Date.now() + ctx.options.busyTimeoutMs;
   for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
     await new Promise((resolve) => setTimeout(resolve, wait));

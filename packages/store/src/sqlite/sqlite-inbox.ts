@@ -7,7 +7,7 @@ import { keptHeaderSet, pickHeaders } from "../shared/headers.js";
 import { type InboxRow, toInboxEvent } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
 import { checkKey } from "../shared/validate.js";
-import { isBusy, mapSqliteError, retryBusy, runSqlite, type SqliteContext } from "./context.js";
+import { runSqlite, type SqliteContext } from "./context.js";
 
 interface PendingRow {
   webhookId: string;
@@ -60,14 +60,8 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
     if (seqs.length > 0) ctx.inboxSeqs.emit(seqs);
     return results;
   };
-  const write = (rows: PendingRow[]): InboxRecordResult[] | Promise<InboxRecordResult[]> => {
-    try {
-      return commit(rows);
-    } catch (error) {
-      if (isBusy(error)) return retryBusy(ctx, () => commit(rows));
-      throw mapSqliteError(error);
-    }
-  };
+  // runSqlite maps errors and waits out another process's lock asynchronously.
+  const write = (rows: PendingRow[]) => runSqlite(ctx, () => commit(rows));
   const committer = new GroupCommitter(write, { maxBatch: ctx.options.maxBatchSize });
 
   const list = (where: string, params: unknown[], limit: number) =>

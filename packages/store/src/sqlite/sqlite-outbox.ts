@@ -17,7 +17,7 @@ import {
 import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
 import { toMillis } from "../shared/time.js";
 import { checkKey } from "../shared/validate.js";
-import { isBusy, mapSqliteError, retryBusy, runSqlite, type SqliteContext } from "./context.js";
+import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
 import { CLAIM_DUE, CLAIMED_SUBSCRIPTION, LEASE_ONE, OLDEST_DUE, STATE_COUNTS } from "./outbox-sql.js";
 
 const STATES: readonly DeliveryState[] = ["pending", "leased", "delivered", "failed"];
@@ -80,12 +80,7 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
 
   const claim = ctx.db.transaction((plan: ClaimPlan, at: number) => {
     const { leaseMs, workerId } = plan;
-    const due = pickDue(
-      ctx
-        .sql(CLAIM_DUE)
-        .all(at, plan.skip.length > 0 ? JSON.stringify(plan.skip) : "[]", plan.scan) as DueRow[],
-      plan,
-    );
+    const due = pickDue(ctx.sql(CLAIM_DUE).all(at, JSON.stringify(plan.skip), plan.scan) as DueRow[], plan);
     const leaseToken = randomUUID();
     const leaseUntil = at + leaseMs;
     const leaseExpiresAt = new Date(leaseUntil);
@@ -230,15 +225,8 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
     }),
   );
   const finisher = new GroupCommitter(
-    (items: FinishItem[]) => {
-      const commit = () => ctx.relaxed(() => finishBatch.immediate(items));
-      try {
-        return commit();
-      } catch (error) {
-        if (isBusy(error)) return retryBusy(ctx, commit); // another process holds the lock: wait it out async
-        throw mapSqliteError(error);
-      }
-    },
+    // runSqlite maps errors and waits out another process's lock asynchronously.
+    (items: FinishItem[]) => runSqlite(ctx, () => ctx.relaxed(() => finishBatch.immediate(items))),
     { maxBatch: ctx.options.maxBatchSize },
   );
   const finishGrouped = async (...item: FinishItem): Promise<void> => {

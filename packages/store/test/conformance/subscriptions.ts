@@ -124,8 +124,11 @@ export function subscriptionConformance(backend: () => TestBackend): void {
       const [row] = await backend().sql("SELECT token FROM {t}subscriptions WHERE id = ?", [sub.id]);
       const keyId = /^enc:v1:([0-9a-f]{8}):/.exec(row.token)![1]!;
 
+      // Without the check a service that never decrypts (a publisher, a receiver) opens; reading fails then.
+      const lenient = await backend().open({ encryptionKey: OTHER_KEY });
+      await expect(lenient.subscriptions.get(sub.id)).rejects.toMatchObject({ code: "encryption_key_unknown" });
       const wrong = await backend()
-        .open({ encryptionKey: OTHER_KEY })
+        .open({ encryptionKey: OTHER_KEY, checkEncryptionKeys: true })
         .catch((e: unknown) => e);
       expect(wrong).toBeInstanceOf(StoreConfigError);
       expect(wrong).toMatchObject({
@@ -134,7 +137,7 @@ export function subscriptionConformance(backend: () => TestBackend): void {
       });
       expect((wrong as Error).message).not.toContain(KEY);
       expect((wrong as Error).message).not.toContain(OTHER_KEY);
-      await expect(backend().open()).rejects.toMatchObject({
+      await expect(backend().open({ checkEncryptionKeys: true })).rejects.toMatchObject({
         code: "encryption_key_missing",
         message: expect.stringContaining(keyId),
       });
