@@ -126,7 +126,9 @@ export function subscriptionConformance(backend: () => TestBackend): void {
 
       // Without the check a service that never decrypts (a publisher, a receiver) opens; reading fails then.
       const lenient = await backend().open({ encryptionKey: OTHER_KEY });
-      await expect(lenient.subscriptions.get(sub.id)).rejects.toMatchObject({ code: "encryption_key_unknown" });
+      await expect(lenient.subscriptions.get(sub.id)).rejects.toMatchObject({
+        code: "encryption_key_unknown",
+      });
       const wrong = await backend()
         .open({ encryptionKey: OTHER_KEY, checkEncryptionKeys: true })
         .catch((e: unknown) => e);
