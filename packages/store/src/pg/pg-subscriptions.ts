@@ -1,6 +1,6 @@
 import type { PoolClient } from "pg";
 import type { Subscription, Subscriptions } from "../api/subscriptions.js";
-import { StoreConflictError, StoreInputError } from "../errors.js";
+import { StoreConflictError } from "../errors.js";
 import {
   decodeSubscription,
   rotateStoredSecrets,
@@ -9,12 +9,10 @@ import {
   sealToken,
   storedSecrets,
 } from "../shared/subscription-codec.js";
-import { checkUrl } from "../shared/validate.js";
+import { checkGraceMs, checkUrl } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
 
-const DAY_MS = 24 * 3600_000;
 /** The longest rotation grace (Stripe's maximum too): the old secret must stop signing at a real time. */
-const MAX_GRACE_MS = 7 * DAY_MS;
 
 /**
  * PostgreSQL subscriptions. Read-modify-write updates lock the row (`FOR UPDATE`) so concurrent
@@ -124,9 +122,7 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
       }),
     rotateSecret: (id, secret, options = {}) =>
       transaction(ctx, async (client) => {
-        const graceMs = options.graceMs ?? DAY_MS;
-        if (!(Number.isFinite(graceMs) && graceMs >= 0 && graceMs <= MAX_GRACE_MS))
-          throw new StoreInputError("invalid_grace", "graceMs must be 0 to 7 days (604800000 ms).");
+        const graceMs = checkGraceMs(options.graceMs);
         const current = await locked(client, id);
         const at = now();
         const secrets = rotateStoredSecrets(box, id, storedSecrets(current.secrets), secret, at, graceMs);

@@ -1,7 +1,6 @@
+import { isUtf8 } from "node:buffer";
 import { parseNewPlant, serializeNewPlant } from "@plant-store/core";
 import { InvalidEventError } from "../errors.js";
-
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * The exact bytes to store and send for an event given to `publish`: JSON text (string or bytes)
@@ -23,9 +22,7 @@ export function prepareEvent(event: unknown, mode?: "safe" | "lossless"): Uint8A
   } else if (event instanceof Uint8Array) {
     raw = event[0] === 0xef && event[1] === 0xbb && event[2] === 0xbf ? event.subarray(3) : event;
     // Bytes are relayed exactly or refused: never with U+FFFD in place of what was sent.
-    try {
-      utf8.decode(raw);
-    } catch {
+    if (!isUtf8(raw)) {
       throw new InvalidEventError(
         "json",
         [{ pointer: "", message: "The bytes are not valid UTF-8." }],

@@ -52,3 +52,14 @@ export function checkPositiveInt(value: unknown, what: string): number {
   }
   return value;
 }
+
+const DAY_MS = 24 * 3600_000;
+
+/** A secret rotation's grace in ms: default one day, at most 7 days (as Stripe's), so an old secret cannot sign forever. */
+export function checkGraceMs(value: number | undefined): number {
+  const graceMs = value ?? DAY_MS;
+  if (!(Number.isFinite(graceMs) && graceMs >= 0 && graceMs <= 7 * DAY_MS)) {
+    throw new StoreInputError("invalid_grace", "graceMs must be 0 to 7 days (604800000 ms).");
+  }
+  return graceMs;
+}
