@@ -174,7 +174,10 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         } catch {
           return send(
             res,
-            errorResponse(503, "The store is not reachable; webhooks are answered 503 until it is."),
+            errorResponse(
+              503,
+              "The store is not reachable or cannot take a write; webhooks are answered 503 until it can.",
+            ),
           );
         }
       }

@@ -194,10 +194,14 @@ describe("plant-store-receiver: every status code of the contract, over a real s
       const res = await pending;
       expect(order).toEqual(["healthz", "webhook"]);
       expectError({ status: res.status, body: await res.json() }, 503, /retry/i);
+      // Not ready either: a read would still succeed (WAL), but a write cannot commit.
+      const ready = await fetch(`${receiver.url}/readyz`);
+      expectError({ status: ready.status, body: await ready.json() }, 503, /cannot take a write/);
     } finally {
       holder.exec("ROLLBACK");
       holder.close();
     }
+    expect((await fetch(`${receiver.url}/readyz`)).status).toBe(200);
     expect((await events()).some((e) => e.webhookId === "msg_locked")).toBe(false);
     // The sender's retry then succeeds.
     expect((await post(receiver.url, PLANT, await signedHeaders(PLANT, { id: "msg_locked" }))).status).toBe(

@@ -78,6 +78,22 @@ describe("SQLite group commit", () => {
     }
   });
 
+  it("is not ready (ping rejects) while another process holds the write lock, and ready once it is released", async () => {
+    const store = await open({ busyTimeoutMs: 50 });
+    await expect(store.ping()).resolves.toBeUndefined();
+    const locker = new Database(file);
+    try {
+      locker.exec("BEGIN IMMEDIATE");
+      // A read still succeeds in WAL mode; readiness is about whether a write could commit.
+      expect(await store.inbox.count()).toBe(0);
+      await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
+      locker.exec("ROLLBACK");
+      await expect(store.ping()).resolves.toBeUndefined();
+    } finally {
+      locker.close();
+    }
+  });
+
   it("acknowledges a duplicate inside the same batch as a duplicate", async () => {
     const store = await open();
     const [a, b] = await Promise.all([

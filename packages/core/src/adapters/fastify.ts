@@ -18,6 +18,7 @@ import { WEBHOOK_PATH } from "@plant-store/spec";
 import { createWebhookHandler, type WebhookHandlerOptions } from "../receive/handler.js";
 import { errorResponse } from "../receive/responses.js";
 import type { WebhookResponse } from "../receive/types.js";
+import { nodeHeaders } from "./node.js";
 
 /** The slice of a Fastify instance the plugin uses (structural, so Fastify stays an optional peer). */
 export interface FastifyLike {
@@ -92,11 +93,7 @@ export async function plantStoreWebhook(fastify: FastifyLike, options: FastifyWe
     url: path,
     bodyLimit,
     handler: async (request, reply) => {
-      const headers = (name: string) => {
-        const v = request.raw.headers[name];
-        return Array.isArray(v) ? v.join(", ") : v;
-      };
-      const base = { method: request.method, path, headers };
+      const base = { method: request.method, path, headers: nodeHeaders(request.raw) };
       const body = request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
       const response: WebhookResponse = handler.preflight(base) ?? (await handler.handle({ ...base, body }));
       const { connection: _dropped, ...rest } = response.headers;

@@ -57,8 +57,7 @@ export async function handleNodeRequest(
   res: ServerResponse,
   preRead?: Uint8Array,
 ): Promise<WebhookResponse | null> {
-  const headers = (name: string) => headerValue(req.headers[name]);
-  const request = { method: req.method ?? "GET", path: requestPath(req.url), headers };
+  const request = { method: req.method ?? "GET", path: requestPath(req.url), headers: nodeHeaders(req) };
   let response = handler.preflight(request);
   if (response) {
     if (!req.complete) req.resume();
@@ -91,7 +90,7 @@ export function answerExpectContinue(
   const early = handler.preflight({
     method: req.method ?? "GET",
     path: requestPath(req.url),
-    headers: (name) => headerValue(req.headers[name]),
+    headers: nodeHeaders(req),
   });
   if (!early) {
     res.writeContinue();
@@ -190,8 +189,35 @@ export function send(res: ServerResponse, response: WebhookResponse): void {
   res.end(response.body);
 }
 
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(", ") : value;
+/**
+ * The pipeline's header reader over an `IncomingMessage`. Repeated fields are joined with ", " as the Fetch API
+ * does — including `Authorization`, of which node:http keeps only the first: a request carrying two
+ * (RFC 9110 §5.3 allows only one) is then refused as malformed instead of authenticated by whichever a proxy in
+ * front of us did not look at.
+ *
+ * @example
+ * ```ts
+ * const headers = nodeHeaders(req);
+ * headers("webhook-id"); // "msg_…"
+ * ```
+ */
+export function nodeHeaders(req: IncomingMessage): (name: string) => string | undefined {
+  return (name) => {
+    const value = req.headers[name];
+    if (Array.isArray(value)) return value.join(", ");
+    return name === "authorization" && value !== undefined ? allAuthorization(req.rawHeaders, value) : value;
+  };
+}
+
+function allAuthorization(raw: string[], first: string): string {
+  let values: string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const field = raw[i] as string;
+    if (field.length !== 13 || field.toLowerCase() !== "authorization") continue;
+    values ??= [];
+    values.push((raw[i + 1] as string).trim());
+  }
+  return values !== undefined && values.length > 1 ? values.join(", ") : first;
 }
 
 /**

@@ -38,7 +38,8 @@ describe("parseAuthorization", () => {
   it.each([
     ["no token", "Bearer", "no token"],
     ["two credentials", "Bearer psk_secret123 psk_secret456", "more than one"],
-    ["a comma", "Bearer psk_secret123,", "characters"],
+    ["a comma", "Bearer psk_secret123,", "more than one"],
+    ["two Authorization headers joined", "Bearer psk_secret123, Bearer psk_secret456", "more than one"],
     ["quotes", 'Bearer "psk_secret123"', "characters"],
     ["padding in the middle", "Bearer psk=secret123", "characters"],
     ["a tab separator", "Bearer\tpsk_secret123", "one space"],

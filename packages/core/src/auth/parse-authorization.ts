@@ -46,6 +46,13 @@ export function parseAuthorization(header: string | null | undefined): ParsedAut
   if (rest !== "" && !rest.startsWith(" ")) {
     return invalid(`Separate 'Bearer' and the token with one space. ${USAGE}`);
   }
+  // A comma cannot be part of a token: two Authorization fields joined (the Fetch API and our node adapters join
+  // repeated fields with ", "), or a list where one credential belongs.
+  if (rest.includes(",")) {
+    return invalid(
+      "The request carries more than one Authorization value (two Authorization headers, or a comma-separated list); send exactly one 'Authorization: Bearer <token>'.",
+    );
+  }
   const credentials = rest.trim() === "" ? [] : rest.trim().split(/ +/);
   const [token] = credentials;
   if (token === undefined) return invalid(`The Authorization header has no token after 'Bearer'. ${USAGE}`);

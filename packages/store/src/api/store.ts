@@ -17,7 +17,10 @@ export interface Store {
   readonly inbox: Inbox;
   readonly subscriptions: Subscriptions;
   readonly outbox: Outbox;
-  /** Throws `StoreUnavailableError` when the database cannot serve queries. */
+  /**
+   * Throws `StoreUnavailableError` when the database cannot serve queries — on SQLite also when it cannot take a
+   * write: another process has held the write lock for `busyTimeoutMs`, or the file is read-only.
+   */
   ping(): Promise<void>;
   /** Waits for pending inbox commits, ends streams and releases connections. Idempotent. */
   close(): Promise<void>;

@@ -78,9 +78,13 @@ export function openSqliteStore(path: string, options: ResolvedOptions, box: Sec
     inbox,
     subscriptions: createSqliteSubscriptions(ctx),
     outbox,
+    // Readiness means a write can commit: a read succeeds in WAL mode while another process holds the write
+    // lock, so the probe takes the lock (BEGIN IMMEDIATE, writing nothing) and waits for it as a write would.
     ping: () =>
       runSqlite(ctx, () => {
-        db.prepare("SELECT 1").get();
+        if (db.inTransaction) return;
+        db.exec("BEGIN IMMEDIATE");
+        db.exec("ROLLBACK");
       }),
     close() {
       closed ??= (async () => {
