@@ -2,6 +2,7 @@
 // Store benchmark, one run, bounded time (BENCH_SECONDS per case, default 3; ~40 s in all):
 //   inbox  — durable, acknowledged writes/s: group commit vs one transaction per event
 //            (SQLite: WAL + synchronous=FULL; PostgreSQL: synchronous_commit as configured)
+//   publish — SQLite: acknowledged outbox publishes/s, group commit vs one transaction per publish
 //   outbox — claim + complete cycles/s: claim(1) by one worker (baseline) vs claim(32) by 4 workers
 // PostgreSQL runs when PLANT_STORE_BENCH_PG_URL / PLANT_STORE_TEST_PG_URL is set, or the local
 // default postgres://postgres@127.0.0.1:5432/postgres answers. Uses the built dist: `pnpm build` first.
@@ -67,6 +68,30 @@ async function inboxCase(backend, open) {
   ]);
 }
 
+/** SQLite: publishes (one message + its fan-out, committed with synchronous=FULL) grouped vs one per transaction. */
+async function publishCase(backend, open) {
+  let counter = 0;
+  const results = {};
+  for (const groupCommit of [false, true]) {
+    const store = await open({ groupCommit });
+    await store.subscriptions.create({ url: "https://bench.example/hook", token: "psk_bench" });
+    results[groupCommit] = await measure(CONCURRENCY, async () => {
+      await store.outbox.publish({ id: counter++, name: "Monstera deliciosa", tag: "tropical" });
+      return 1;
+    });
+    await store.close();
+  }
+  const label = `${CONCURRENCY} in flight, 1 subscription`;
+  rows.push([backend, "outbox.publish", `1 transaction per event, ${label}`, results.false, 1]);
+  rows.push([
+    backend,
+    "outbox.publish",
+    `group commit, ${label}`,
+    results.true,
+    results.true / results.false,
+  ]);
+}
+
 async function outboxCase(backend, open) {
   const store = await open({});
   for (let i = 0; i < 10; i++)
@@ -121,6 +146,7 @@ try {
   let n = 0;
   const sqlite = (options) => openStore({ url: join(dir, `bench-${n++}.db`), logger: quiet, ...options });
   await inboxCase("SQLite", sqlite);
+  await publishCase("SQLite", sqlite);
   await outboxCase("SQLite", sqlite);
 
   const url = await pgUrl();

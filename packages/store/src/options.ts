@@ -34,7 +34,10 @@ export interface OpenStoreOptions {
   now?: () => number;
   /** Default: `console`. */
   logger?: StoreLogger;
-  /** Inbox group commit (default `true`): writes arriving in the same tick share one transaction. */
+  /**
+   * Group commit (default `true`): inbox writes — and, on SQLite, outbox publishes — arriving in the same
+   * event-loop turn share one transaction.
+   */
   groupCommit?: boolean;
   /** Most events per group commit; default 500. */
   maxBatchSize?: number;

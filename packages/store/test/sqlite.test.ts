@@ -56,6 +56,52 @@ describe("SQLite group commit", () => {
     }
   });
 
+  it("group-commits concurrent publishes; each is readable from another connection once acknowledged", async () => {
+    const grouped = await open();
+    await grouped.subscriptions.create({ url: "https://a.example/hook", token: "psk_a" });
+    const raw = new Database(file);
+    try {
+      raw.pragma("wal_checkpoint(TRUNCATE)");
+      const visible: boolean[] = [];
+      const results = await Promise.allSettled(
+        Array.from({ length: 200 }, (_, i) =>
+          grouped.outbox
+            // Two publishes with one key in the same turn: the second finds the first, as it would later.
+            .publish({ id: i, name: "Fern" }, { idempotencyKey: i === 199 ? "k0" : `k${i}` })
+            .then((result) => {
+              const row = raw.prepare("SELECT id FROM messages WHERE id = ?").get(result.messageId);
+              visible.push(row !== undefined);
+              return result;
+            }),
+        ),
+      );
+      // k0 was used for {id: 0} first, so {id: 199} under k0 is a conflict; the other 199 are stored.
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(199);
+      expect(results[199]).toMatchObject({ status: "rejected", reason: { code: "idempotency_conflict" } });
+      expect(visible).toHaveLength(199);
+      expect(visible.every(Boolean)).toBe(true);
+      expect(raw.prepare("SELECT count(*) FROM messages").pluck().get()).toBe(199);
+      expect(raw.prepare("SELECT count(*) FROM deliveries").pluck().get()).toBe(199);
+      expect(walFrames(raw)).toBeLessThan(40);
+      // The same key and the same event in one turn: one message, the second a duplicate of it.
+      const [a, b] = await Promise.all([
+        grouped.outbox.publish({ id: 500, name: "Fern" }, { idempotencyKey: "same" }),
+        grouped.outbox.publish({ id: 500, name: "Fern" }, { idempotencyKey: "same" }),
+      ]);
+      expect([a.duplicate, b.duplicate]).toEqual([false, true]);
+      expect(b).toMatchObject({ messageId: a.messageId, deliveries: 1 });
+
+      const single = await open({ groupCommit: false });
+      raw.pragma("wal_checkpoint(TRUNCATE)");
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) => single.outbox.publish({ id: 1000 + i, name: "Fern" })),
+      );
+      expect(walFrames(raw)).toBeGreaterThanOrEqual(50);
+    } finally {
+      raw.close();
+    }
+  });
+
   it("rejects every caller of a batch whose commit fails, and keeps none of its rows", async () => {
     const store = await open({ busyTimeoutMs: 50 });
     const locker = new Database(file);

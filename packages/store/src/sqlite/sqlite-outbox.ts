@@ -54,7 +54,8 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
   const now = () => ctx.options.now();
   let claimGeneration = 0;
 
-  const publish = ctx.db.transaction((body: Uint8Array, key: string | null, at: number) => {
+  type PublishItem = { body: Uint8Array; key: string | null; at: number };
+  const publishOne = ({ body, key, at }: PublishItem) => {
     if (key !== null) {
       const existing = ctx.sql("SELECT * FROM messages WHERE idempotency_key = ?").get(key) as
         | MessageRow
@@ -76,7 +77,21 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
       )
       .run(id, at, at, at);
     return { existing: undefined, id, deliveries: fanOut.changes };
-  });
+  };
+  type Published = ReturnType<typeof publishOne>;
+  // Publishes are group-committed like inbox writes (unless `groupCommit: false`): the calls of one event-loop turn
+  // share ONE transaction and one fsync (synchronous=FULL: a publish is what the caller is told is stored). An
+  // idempotency key used twice in one batch finds the first row, as it would one turn later.
+  const publishBatch = ctx.db.transaction((items: PublishItem[]) => items.map(publishOne));
+  const commitPublishes = (items: PublishItem[]): Published[] => {
+    const results = publishBatch.immediate(items);
+    if (results.some((r) => r.existing === undefined && r.deliveries > 0)) ctx.outboxWork.emit();
+    return results;
+  };
+  const publisher = new GroupCommitter(
+    (items: PublishItem[]) => runSqlite(ctx, () => commitPublishes(items)),
+    { maxBatch: ctx.options.maxBatchSize },
+  );
 
   const claim = ctx.db.transaction((plan: ClaimPlan, at: number) => {
     const { leaseMs, workerId } = plan;
@@ -286,38 +301,42 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
   });
 
   return {
-    publish: (event, options = {}) =>
-      runSqlite(ctx, () => {
-        if (options.tx !== undefined) {
-          throw new StoreInputError("invalid_option", "publish({ tx }) needs the PostgreSQL backend.");
+    publish: async (event, options = {}) => {
+      if (ctx.closed.aborted)
+        throw new StoreUnavailableError("The store is closed.", { code: "store_closed" });
+      if (options.tx !== undefined) {
+        throw new StoreInputError("invalid_option", "publish({ tx }) needs the PostgreSQL backend.");
+      }
+      const item: PublishItem = {
+        key:
+          options.idempotencyKey === undefined ? null : checkKey(options.idempotencyKey, "idempotency key"),
+        body: prepareEvent(event, options.mode),
+        at: now(),
+      };
+      const result = ctx.options.groupCommit
+        ? await publisher.submit(item)
+        : await runSqlite(ctx, () => commitPublishes([item])[0] as Published);
+      if (result.existing) {
+        if (!Buffer.from(result.existing.body).equals(Buffer.from(item.body))) {
+          throw new StoreConflictError(
+            "idempotency_conflict",
+            "This idempotency key was already used for a different event; use a new key.",
+          );
         }
-        const key =
-          options.idempotencyKey === undefined ? null : checkKey(options.idempotencyKey, "idempotency key");
-        const body = prepareEvent(event, options.mode);
-        const at = now();
-        const result = publish.immediate(body, key, at);
-        if (result.existing) {
-          if (!Buffer.from(result.existing.body).equals(Buffer.from(body))) {
-            throw new StoreConflictError(
-              "idempotency_conflict",
-              "This idempotency key was already used for a different event; use a new key.",
-            );
-          }
-          return {
-            messageId: result.existing.id,
-            duplicate: true,
-            deliveries: result.deliveries,
-            createdAt: new Date(result.existing.created_at),
-          };
-        }
-        if (result.deliveries > 0) ctx.outboxWork.emit();
         return {
-          messageId: result.id as string,
-          duplicate: false,
+          messageId: result.existing.id,
+          duplicate: true,
           deliveries: result.deliveries,
-          createdAt: new Date(at),
+          createdAt: new Date(result.existing.created_at),
         };
-      }),
+      }
+      return {
+        messageId: result.id as string,
+        duplicate: false,
+        deliveries: result.deliveries,
+        createdAt: new Date(item.at),
+      };
+    },
     getMessage: (id) =>
       runSqlite(ctx, () => {
         const row = ctx.sql("SELECT * FROM messages WHERE id = ?").get(id) as MessageRow | undefined;
@@ -334,7 +353,9 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
         const values = attemptValues(attempt, now());
         ctx.db.transaction(() => logAttempt(lease, leased(lease), values)).immediate();
       }),
-    drain: () => finisher.drain(),
+    drain: async () => {
+      await Promise.all([publisher.drain(), finisher.drain()]);
+    },
     complete: (lease, options = {}) => finishGrouped(lease, "delivered", attemptOf(options.attempt), 0, null),
     reschedule: (lease, nextAt, options = {}) =>
       finishGrouped(lease, "retry", attemptOf(options.attempt), toMillis(nextAt), null),
