@@ -27,7 +27,10 @@ export class StoreError extends PlantStoreError {
  */
 export class StoreUnavailableError extends StoreError {
   override name = "StoreUnavailableError";
-  constructor(message: string, options?: { cause?: unknown; code?: "store_unavailable" | "store_closed" }) {
+  constructor(
+    message: string,
+    options?: { cause?: unknown; code?: "store_unavailable" | "store_closed" | "store_file_replaced" },
+  ) {
     super(options?.code ?? "store_unavailable", message, options);
   }
 }

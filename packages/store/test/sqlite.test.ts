@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -221,4 +221,55 @@ describe("SQLite with several processes", () => {
     expect(p1!.length).toBeGreaterThan(0);
     expect(p2!.length).toBeGreaterThan(0);
   }, 60_000);
+});
+
+describe("SQLite files", () => {
+  it("creates a missing directory 0700 and the database 0600 (its -wal and -shm follow)", async () => {
+    const nested = join(dir, "private", "data", "store.db");
+    const store = await open({ url: nested });
+    await store.inbox.record({ webhookId: "m1", body: "{}" });
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    expect(mode(join(dir, "private"))).toBe(0o700);
+    expect(mode(join(dir, "private", "data"))).toBe(0o700);
+    expect(mode(nested)).toBe(0o600);
+    expect(mode(`${nested}-wal`)).toBe(0o600);
+    expect(mode(`${nested}-shm`)).toBe(0o600);
+  });
+
+  it("keeps an existing file's mode, and warns when every local user can read it", async () => {
+    (await open()).close();
+    chmodSync(file, 0o644);
+    const warnings: string[] = [];
+    await open({ logger: { warn: (message: string) => warnings.push(message) } });
+    expect(statSync(file).mode & 0o777).toBe(0o644);
+    expect(warnings).toEqual([expect.stringMatching(/every local user.*mode 644.*chmod 600/)]);
+  });
+
+  it.each([
+    ["deleted", () => rmSync(file)],
+    ["renamed", () => renameSync(file, join(dir, "moved.db"))],
+    [
+      "replaced by another database",
+      () => {
+        renameSync(file, join(dir, "moved.db"));
+        new Database(file).close();
+      },
+    ],
+  ])(
+    "refuses every operation once the file was %s, so nothing is acknowledged into a lost file",
+    async (_, damage) => {
+      const store = await open();
+      await store.inbox.record({ webhookId: "before", body: "{}" });
+      await expect(store.ping()).resolves.toBeUndefined();
+      damage();
+      const refused = {
+        name: "StoreUnavailableError",
+        code: "store_file_replaced",
+        message: expect.stringMatching(/deleted or replaced.*Restart/),
+      };
+      await expect(store.inbox.record({ webhookId: "after", body: "{}" })).rejects.toMatchObject(refused);
+      await expect(store.outbox.publish({ id: 1, name: "Fern" })).rejects.toMatchObject(refused);
+      await expect(store.ping()).rejects.toMatchObject(refused);
+    },
+  );
 });

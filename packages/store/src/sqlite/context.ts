@@ -12,6 +12,8 @@ export interface SqliteContext {
   closed: AbortSignal;
   inboxSeqs: Notifier<number[]>;
   outboxWork: Notifier<void>;
+  /** Throws `store_file_replaced` once the database's path no longer names the open file (absent for :memory:). */
+  checkFile: (() => void) | undefined;
   /** ULID-ordered ids from core's generator. */
   nextId: () => string;
   /** A prepared statement, cached by its text. */
@@ -51,6 +53,7 @@ export function runSqlite<T>(ctx: SqliteContext, work: () => T): Promise<T> {
     return Promise.reject(new StoreUnavailableError("The store is closed.", { code: "store_closed" }));
   }
   try {
+    ctx.checkFile?.();
     return Promise.resolve(work());
   } catch (error) {
     return isBusy(error) ? retryBusy(ctx, work) : Promise.reject(mapSqliteError(error));

@@ -1,8 +1,9 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { createMessageIdGenerator } from "@plant-store/core";
 import Database from "better-sqlite3";
 import type { Store } from "../api/store.js";
+import { StoreUnavailableError } from "../errors.js";
 import type { ResolvedOptions } from "../options.js";
 import { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
@@ -23,7 +24,7 @@ import { createSqliteSubscriptions } from "./sqlite-subscriptions.js";
 export function openSqliteStore(path: string, options: ResolvedOptions, box: SecretBox): Store {
   let opened: Database.Database | undefined;
   try {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    if (path !== ":memory:") createPrivately(path, options);
     opened = new Database(path);
     const db = opened;
     // WAL lets readers (stats, lists, streams) run beside the writer; FULL syncs the WAL on every
@@ -41,6 +42,7 @@ export function openSqliteStore(path: string, options: ResolvedOptions, box: Sec
     throw mapSqliteError(error);
   }
   const db = opened;
+  const identity = path === ":memory:" ? undefined : fileIdentity(path);
 
   const statements = new Map<string, Database.Statement>();
   const closing = new AbortController();
@@ -52,6 +54,17 @@ export function openSqliteStore(path: string, options: ResolvedOptions, box: Sec
     inboxSeqs: new Notifier<number[]>(),
     outboxWork: new Notifier<void>(),
     nextId: createMessageIdGenerator({ now: options.now }),
+    checkFile:
+      identity === undefined
+        ? undefined
+        : () => {
+            if (fileIdentity(path) !== identity) {
+              throw new StoreUnavailableError(
+                `The SQLite database file ${path} was deleted or replaced while this process had it open; nothing more is written to it (it would be lost). Restart the process.`,
+                { code: "store_file_replaced" },
+              );
+            }
+          },
     sql(text) {
       let statement = statements.get(text);
       if (!statement) {
@@ -96,4 +109,30 @@ export function openSqliteStore(path: string, options: ResolvedOptions, box: Sec
       return closed;
     },
   };
+}
+
+/**
+ * Creates the database's directory (0700) and file (0600) when they do not exist yet: the sender's database holds
+ * subscription credentials, the receiver's the events it was sent. SQLite gives the -wal and -shm files the mode of
+ * the database file. An existing file keeps its mode; one that every local user may read is warned about.
+ */
+function createPrivately(path: string, options: ResolvedOptions): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(path, "wx", 0o600));
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "EEXIST") throw error;
+    const mode = statSync(path).mode & 0o777;
+    if (mode & 0o007) {
+      options.logger.warn(
+        `The SQLite database file ${path} can be accessed by every local user (mode ${mode.toString(8)}); it holds webhook data and, for a sender, subscription credentials. Consider \`chmod 600\`.`,
+      );
+    }
+  }
+}
+
+/** Device and inode of the file at `path` ("" when there is none): changes when it is deleted or replaced. */
+function fileIdentity(path: string): string {
+  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return stat === undefined ? "" : `${stat.dev}:${stat.ino}`;
 }
