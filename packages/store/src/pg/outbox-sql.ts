@@ -27,7 +27,8 @@ FROM counted`;
  * concurrent claimers pass over each other's rows instead of queueing on them. Expired leases
  * (state 'leased', due_at = lease expiry in the past) are reclaimed by the same query. Subscriptions the
  * worker cannot serve now are skipped, and at most a cap per subscription is taken from the first `scan`
- * candidates (the others' row locks end with the statement).
+ * candidates (the others' row locks end with the statement). Candidates of a disabled subscription (a lease that
+ * expired or was released after the disable) are failed, never leased.
  * Params: now, limit, lease expiry, worker id, lease token, subscription ids to skip, scan, cap.
  */
 export const claimSql = (s: string) => `
@@ -37,9 +38,17 @@ WITH candidates AS (
   ORDER BY due_at, id
   LIMIT $7
   FOR UPDATE SKIP LOCKED
+), disabled AS (
+  SELECT c.id FROM candidates c JOIN ${s}.subscriptions sub ON sub.id = c.subscription_id WHERE NOT sub.enabled
+), dropped AS (
+  UPDATE ${s}.deliveries d
+  SET state = 'failed', due_at = $1, lease_owner = NULL, lease_token = NULL, last_error = 'subscription disabled',
+      finished_at = $1, updated_at = $1
+  FROM disabled WHERE d.id = disabled.id
 ), due AS (
   SELECT id, due_at, attempts FROM (
     SELECT c.*, row_number() OVER (PARTITION BY subscription_id ORDER BY due_at, id) AS nth FROM candidates c
+    WHERE c.id NOT IN (SELECT id FROM disabled)
   ) ranked
   WHERE nth <= $8
   ORDER BY due_at, id
@@ -73,7 +82,7 @@ WITH cur AS (
   SELECT cur.*,
          CASE WHEN $3::text = 'attempt' THEN 'leased'
               WHEN $3::text IN ('delivered', 'failed') THEN $3::text
-              WHEN $3::text = 'retry' AND NOT cur.enabled THEN 'failed'
+              WHEN $3::text IN ('retry', 'release') AND NOT cur.enabled THEN 'failed'
               ELSE 'pending' END AS state,
          cur.attempts + CASE WHEN $6::boolean THEN 1 ELSE 0 END AS new_attempts
   FROM cur
@@ -84,7 +93,7 @@ WITH cur AS (
     attempts = nxt.new_attempts,
     last_status = CASE WHEN $6::boolean THEN $8::integer ELSE d.last_status END,
     last_error = coalesce($12::text,
-                          CASE WHEN $3::text = 'retry' AND NOT nxt.enabled THEN 'subscription disabled' END,
+                          CASE WHEN $3::text IN ('retry', 'release') AND NOT nxt.enabled THEN 'subscription disabled' END,
                           CASE WHEN $6::boolean THEN $11::text ELSE d.last_error END),
     lease_owner = CASE WHEN nxt.state = 'leased' THEN d.lease_owner END,
     lease_token = CASE WHEN nxt.state = 'leased' THEN d.lease_token END,

@@ -7,13 +7,20 @@
 /**
  * Due rows in due order through the partial index `deliveries_due_idx`, each with its message (primary-key
  * lookup), so a claim runs one SELECT for the batch instead of one per row. Subscriptions the worker cannot
- * serve now are left out. Params: now, subscription ids to skip (JSON array), limit.
+ * serve now are left out. With each row its subscription's `enabled`: a disabled subscription's rows (a lease
+ * that expired or was released after the disable) are failed by the claim, never leased.
+ * Params: now, subscription ids to skip (JSON array), limit.
  */
-export const CLAIM_DUE = `SELECT d.id, d.due_at, d.attempts, d.subscription_id, m.id AS message_id, m.body, m.created_at
-FROM deliveries d JOIN messages m ON m.id = d.message_id
+export const CLAIM_DUE = `SELECT d.id, d.due_at, d.attempts, d.subscription_id, m.id AS message_id, m.body, m.created_at,
+  s.enabled
+FROM deliveries d JOIN messages m ON m.id = d.message_id JOIN subscriptions s ON s.id = d.subscription_id
 WHERE d.state IN ('pending', 'leased') AND d.due_at <= ?
   AND d.subscription_id NOT IN (SELECT value FROM json_each(?))
 ORDER BY d.due_at, d.id LIMIT ?`;
+
+/** A due row of a disabled subscription. Params: now, reason, now, now, delivery id. */
+export const FAIL_DISABLED = `UPDATE deliveries SET state = 'failed', due_at = ?, lease_owner = NULL, lease_token = NULL,
+  last_error = ?, finished_at = ?, updated_at = ? WHERE id = ?`;
 
 /** Params: lease expiry, worker id, lease token, now, delivery id. */
 export const LEASE_ONE = `UPDATE deliveries SET state = 'leased', due_at = ?, lease_owner = ?, lease_token = ?, updated_at = ?

@@ -18,9 +18,18 @@ import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec
 import { toMillis } from "../shared/time.js";
 import { checkKey } from "../shared/validate.js";
 import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
-import { CLAIM_DUE, CLAIMED_SUBSCRIPTION, LEASE_ONE, OLDEST_DUE, STATE_COUNTS } from "./outbox-sql.js";
+import {
+  CLAIM_DUE,
+  CLAIMED_SUBSCRIPTION,
+  FAIL_DISABLED,
+  LEASE_ONE,
+  OLDEST_DUE,
+  STATE_COUNTS,
+} from "./outbox-sql.js";
 
 const STATES: readonly DeliveryState[] = ["pending", "leased", "delivered", "failed"];
+/** `last_error` of a delivery failed because its subscription was disabled while it was leased. */
+const DISABLED = "subscription disabled";
 
 interface LeasedRow {
   subscription_id: string;
@@ -38,6 +47,7 @@ interface DueRow {
   message_id: string;
   body: Uint8Array;
   created_at: number;
+  enabled: number;
 }
 
 /**
@@ -95,7 +105,14 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
 
   const claim = ctx.db.transaction((plan: ClaimPlan, at: number) => {
     const { leaseMs, workerId } = plan;
-    const due = pickDue(ctx.sql(CLAIM_DUE).all(at, JSON.stringify(plan.skip), plan.scan) as DueRow[], plan);
+    const scanned = ctx.sql(CLAIM_DUE).all(at, JSON.stringify(plan.skip), plan.scan) as DueRow[];
+    for (const row of scanned) {
+      if (row.enabled !== 1) ctx.sql(FAIL_DISABLED).run(at, DISABLED, at, at, row.id);
+    }
+    const due = pickDue(
+      scanned.filter((row) => row.enabled === 1),
+      plan,
+    );
     const leaseToken = randomUUID();
     const leaseUntil = at + leaseMs;
     const leaseExpiresAt = new Date(leaseUntil);
@@ -187,9 +204,10 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
     let state: DeliveryState =
       outcome === "delivered" ? "delivered" : outcome === "failed" ? "failed" : "pending";
     let error = reason ?? attempt?.error ?? null;
-    if (state === "pending" && row.enabled !== 1 && outcome === "retry") {
+    // A retry or a handed-back lease of a disabled subscription would never be claimed usefully again.
+    if (state === "pending" && row.enabled !== 1 && (outcome === "retry" || outcome === "release")) {
       state = "failed";
-      error = "subscription disabled";
+      error = DISABLED;
     }
     const dueAt = state === "pending" ? nextAt : at;
     const finishedAt = state === "pending" ? null : at;

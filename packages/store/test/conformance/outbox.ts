@@ -303,6 +303,32 @@ export function outboxConformance(backend: () => TestBackend): void {
       await expect(store.outbox.recover("sub_missing", 0)).rejects.toMatchObject({ code: "not_found" });
     });
 
+    it("never hands out a disabled subscription's delivery: a released or expired lease is failed instead", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const [gone, healthy] = await withSubscriptions(store, 2);
+      await store.outbox.publish(NEW_PLANT(1));
+      await store.outbox.publish(NEW_PLANT(2));
+      const claimed = await store.outbox.claim(10, LEASE);
+      expect(claimed).toHaveLength(4);
+      await store.subscriptions.disable(gone!.id, "410 Gone");
+      const ofGone = claimed.filter((d) => d.subscription.id === gone!.id);
+      // One is handed back (a worker shutting down), the other's lease simply expires.
+      await store.outbox.release(ofGone[0]!);
+      for (const d of claimed.filter((d) => d.subscription.id === healthy!.id)) await store.outbox.release(d);
+      clock.advance(LEASE.leaseMs + 1);
+      const again = await store.outbox.claim(10, { ...LEASE, workerId: "w2" });
+      expect(again.map((d) => d.subscription.id)).toEqual([healthy!.id, healthy!.id]);
+      const failed = await store.outbox.listDeliveries({ subscriptionId: gone!.id, state: "failed" });
+      expect(failed.items.map((d) => d.id).sort()).toEqual(ofGone.map((d) => d.id).sort());
+      expect(failed.items.every((d) => /subscription disabled/.test(d.lastError ?? ""))).toBe(true);
+      expect(await store.outbox.stats()).toMatchObject({ pending: 0, leased: 2, failed: 2 });
+      // The worker that still held the expired lease finds it gone.
+      await expect(
+        store.outbox.complete(ofGone[1]!, { attempt: { status: 200, latencyMs: 1 } }),
+      ).rejects.toMatchObject({ code: "lease_lost" });
+    });
+
     it("keeps the failure streak and disables subscriptions failing longer than a threshold", async () => {
       const clock = manualClock();
       const store = await backend().open({ now: clock.now });
