@@ -74,7 +74,7 @@ export interface Receiver {
  * ```
  */
 export async function createReceiver(options: ReceiverOptions): Promise<Receiver> {
-  const store = await resolveStore(options.store);
+  const store = await resolveStore(options.store, options.logger);
   const ownsStore = !isStore(options.store);
   const logger = options.logger;
   const metrics = createMetrics(() => store.inbox.count());
@@ -234,9 +234,11 @@ function isStore(value: ReceiverOptions["store"]): value is Store {
   return typeof value === "object" && value !== null && "inbox" in value;
 }
 
-async function resolveStore(value: ReceiverOptions["store"]): Promise<Store> {
+async function resolveStore(value: ReceiverOptions["store"], logger: Logger | undefined): Promise<Store> {
   if (isStore(value)) return value;
-  return openStore(value ?? ":memory:");
+  const options: OpenStoreOptions = typeof value === "object" ? value : { url: value ?? ":memory:" };
+  // The store's warnings (a lost idle connection, a world-readable file) become JSON log lines like the rest.
+  return openStore(logger && !options.logger ? { ...options, logger } : options);
 }
 
 function reasonOf(response: WebhookResponse): string {

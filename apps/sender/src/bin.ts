@@ -26,4 +26,6 @@ await runServer({
       logger,
     }),
   describe: (sender) => ({ store: sender.store.backend }),
+  // In-flight attempts may run for up to --timeout before the outbox is closed.
+  shutdownTimeoutMs: (config) => Math.max(20_000, config.timeoutMs + 10_000),
 });

@@ -61,12 +61,16 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
     ...(options.encryptionKey && { encryptionKey: options.encryptionKey }),
     ...(options.previousEncryptionKeys?.length && { previousEncryptionKeys: options.previousEncryptionKeys }),
   };
+  const logger = options.logger;
   const store = owns
-    ? await openStore(
-        typeof options.store === "object"
-          ? { ...(options.store as OpenStoreOptions), ...keys }
-          : { url: (options.store as string | undefined) ?? ":memory:", ...keys },
-      )
+    ? await openStore({
+        // The store's warnings (a lost idle connection, a world-readable file) become JSON log lines like the rest.
+        ...(logger && { logger }),
+        ...(typeof options.store === "object"
+          ? (options.store as OpenStoreOptions)
+          : { url: (options.store as string | undefined) ?? ":memory:" }),
+        ...keys,
+      })
     : (options.store as Store);
   const metrics = createMetrics(store);
   const guard = createGuardedFetch({ allow, resolve, connections: options.perSubscription ?? 16 });

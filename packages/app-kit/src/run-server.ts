@@ -10,7 +10,8 @@ export interface Server {
 /**
  * The process lifecycle shared by the apps' bins: parse the configuration (exit 2 with the message on a
  * {@link ConfigError}), answer `--help`/`--version`, start (exit 1 with the reason when that fails), log
- * "listening", and on SIGTERM/SIGINT close gracefully (exit 0); a second signal exits at once.
+ * "listening", and on SIGTERM/SIGINT close gracefully (exit 0) within a deadline (exit 1 past it); a second signal
+ * exits at once.
  *
  * @example
  * ```ts
@@ -31,6 +32,12 @@ export async function runServer<C extends { port: number; host: string }, S exte
   start: (config: C, logger: Logger) => Promise<S>;
   /** Extra fields for the "listening" line. */
   describe?: (server: S, config: C) => Record<string, unknown>;
+  /**
+   * How long a graceful shutdown may take before the process exits anyway (code 1, with an error line); default
+   * 20 s, under the 30 s a container orchestrator usually waits before SIGKILL. Work cut short is not lost: a
+   * webhook that got no answer is retried by its sender, a delivery's lease expires and it is claimed again.
+   */
+  shutdownTimeoutMs?: (config: C) => number;
 }): Promise<void> {
   const fail = (message: string, code: number): never => {
     process.stderr.write(`${options.name}: ${message}\n`);
@@ -69,12 +76,23 @@ export async function runServer<C extends { port: number; host: string }, S exte
     }
     stopping = true;
     logger.info({ signal }, "shutting down: finishing in-flight work");
+    const deadlineMs = options.shutdownTimeoutMs?.(config) ?? 20_000;
+    const deadline = setTimeout(() => {
+      logger.error(
+        { signal, deadlineMs },
+        "shutdown did not finish in time: exiting now (unanswered webhooks are retried by their senders, unfinished deliveries when their leases expire)",
+      );
+      logger.flush();
+      process.exit(1);
+    }, deadlineMs).unref();
     server.close().then(
       () => {
+        clearTimeout(deadline);
         logger.info("stopped");
         logger.flush();
       },
       (error: Error) => {
+        clearTimeout(deadline);
         logger.error({ error: error.message }, "shutdown failed");
         logger.flush();
         process.exitCode = 1;

@@ -43,8 +43,18 @@ export interface OpenStoreOptions {
   maxBatchSize?: number;
   /** Extra request headers to keep with inbox events (credentials are always dropped). */
   keepHeaders?: readonly string[];
-  /** SQLite: how long a write waits for another connection's lock before failing; default 5000. */
+  /**
+   * How long a statement waits for another connection's lock before failing as unavailable (503 in the apps);
+   * default 5000. SQLite: the busy wait, retried off the event loop. PostgreSQL: `lock_timeout` of the store's pool.
+   */
   busyTimeoutMs?: number;
+  /**
+   * PostgreSQL: the longest a statement may run (`statement_timeout` of the store's pool; default 10000), so a
+   * stalled database answers 503 instead of holding requests. A connection that stops answering altogether is
+   * dropped 5 s later (client-side read timeout). Migrations at open are exempt. A `pool` you pass keeps its own
+   * settings.
+   */
+  statementTimeoutMs?: number;
   /** Apply pending migrations at open (default `true`); `false` fails if the schema is behind. */
   migrate?: boolean;
 }
@@ -58,6 +68,7 @@ export interface ResolvedOptions {
   keepHeaders: readonly string[];
   migrate: boolean;
   busyTimeoutMs: number;
+  statementTimeoutMs: number;
 }
 
 export function resolveOptions(options: OpenStoreOptions): ResolvedOptions {
@@ -69,5 +80,6 @@ export function resolveOptions(options: OpenStoreOptions): ResolvedOptions {
     keepHeaders: options.keepHeaders ?? [],
     migrate: options.migrate ?? true,
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    statementTimeoutMs: options.statementTimeoutMs ?? 10_000,
   };
 }

@@ -1,3 +1,4 @@
+import { connect, createServer, type Socket } from "node:net";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStore, StoreUnavailableError } from "../src/index.js";
@@ -95,6 +96,94 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     await consumer;
     expect(received).toEqual(["early-1", "early-2", "late"]);
   });
+
+  it("answers unavailable within busyTimeoutMs behind a table lock, is not ready meanwhile, and recovers", async () => {
+    const store = await backend.open({ busyTimeoutMs: 300 });
+    await store.inbox.record({ webhookId: "warm", body: "{}" });
+    const [{ s: schema }] = await backend.sql("SELECT {schema} AS s");
+    const holder = await app.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`LOCK TABLE "${schema}".inbox_events IN ACCESS EXCLUSIVE MODE`);
+      const t0 = Date.now();
+      await expect(store.inbox.record({ webhookId: "locked", body: "{}" })).rejects.toBeInstanceOf(
+        StoreUnavailableError,
+      );
+      await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(Date.now() - t0).toBeLessThan(3_000);
+    } finally {
+      await holder.query("ROLLBACK");
+      holder.release();
+    }
+    await expect(store.ping()).resolves.toBeUndefined();
+    await expect(store.inbox.record({ webhookId: "locked", body: "{}" })).resolves.toMatchObject({
+      duplicate: false,
+    });
+  });
+
+  it("cancels a statement that runs longer than statementTimeoutMs as unavailable", async () => {
+    await backend.open(); // creates the schema
+    await backend.sql(`CREATE FUNCTION {t}slow() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(5); RETURN NEW; END $$
+      LANGUAGE plpgsql`);
+    await backend.sql(
+      "CREATE TRIGGER slow BEFORE INSERT ON {t}inbox_events FOR EACH ROW EXECUTE FUNCTION {t}slow()",
+    );
+    const store = await backend.open({ statementTimeoutMs: 300 });
+    const t0 = Date.now();
+    await expect(store.inbox.record({ webhookId: "slow", body: "{}" })).rejects.toMatchObject({
+      code: "store_unavailable",
+      message: expect.stringContaining("57014"),
+    });
+    expect(Date.now() - t0).toBeLessThan(3_000);
+  });
+
+  it("drops a connection that stops answering (read timeout) and serves the next call on a new one", async () => {
+    // A TCP relay to the server that can freeze: bytes stop flowing both ways, as on a dead network path.
+    const target = new URL(PG_URL as string);
+    let frozen = false;
+    const sockets: Socket[] = [];
+    const relay = createServer((client) => {
+      const server = connect(Number(target.port || 5432), target.hostname);
+      sockets.push(client, server);
+      client.on("data", (chunk) => frozen || server.write(chunk));
+      server.on("data", (chunk) => frozen || client.write(chunk));
+      for (const [a, b] of [
+        [client, server],
+        [server, client],
+      ] as const) {
+        a.on("error", () => b.destroy());
+        a.on("close", () => b.destroy());
+      }
+    });
+    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    const url = new URL(PG_URL as string);
+    url.hostname = "127.0.0.1";
+    url.port = String((relay.address() as { port: number }).port);
+    await backend.open(); // the schema, migrated through the direct URL
+    const [{ s: schema }] = await backend.sql("SELECT {schema} AS s");
+    const store = await openStore({ url: url.href, schema, statementTimeoutMs: 300, logger: { warn() {} } });
+    try {
+      await store.inbox.record({ webhookId: "before", body: "{}" });
+      frozen = true;
+      const t0 = Date.now();
+      await expect(store.inbox.record({ webhookId: "frozen", body: "{}" })).rejects.toBeInstanceOf(
+        StoreUnavailableError,
+      );
+      const waited = Date.now() - t0;
+      expect(waited).toBeGreaterThan(5_000); // the server-side timeout cannot fire: nothing reaches it
+      expect(waited).toBeLessThan(9_000);
+      frozen = false;
+      await expect(store.inbox.record({ webhookId: "after", body: "{}" })).resolves.toMatchObject({
+        duplicate: false,
+      });
+    } finally {
+      const closing = Date.now();
+      await store.close();
+      expect(Date.now() - closing).toBeLessThan(5_000);
+      for (const socket of sockets) socket.destroy();
+      relay.close();
+    }
+  }, 30_000);
 
   it("reports an unreachable server as store_unavailable", async () => {
     const error = await openStore({ url: "postgres://postgres@127.0.0.1:1/none" }).catch((e: unknown) => e);

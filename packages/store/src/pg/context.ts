@@ -22,8 +22,9 @@ export interface PgContext {
 }
 
 // SQLSTATE classes/codes that mean "the database cannot serve us right now" (connection lost,
-// shutting down, out of resources, read-only standby after a failover, deadlock/serialization).
-const UNAVAILABLE_SQLSTATE = /^(08|53|57P0[1-4]|58|40001|40P01|25006)/;
+// shutting down, out of resources, read-only standby after a failover, deadlock/serialization, and our own
+// bounds: statement_timeout 57014, lock_timeout 55P03).
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P0[1-4]|58|40001|40P01|25006|57014|55P03)/;
 const UNAVAILABLE_NODE = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -34,7 +35,7 @@ const UNAVAILABLE_NODE = new Set([
   "EHOSTUNREACH",
 ]);
 const UNAVAILABLE_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|not queryable|Cannot use a pool after calling end|Client was closed/i;
+  /Connection terminated|timeout exceeded when trying to connect|not queryable|Cannot use a pool after calling end|Client was closed|Query read timeout/i;
 
 /** Maps a pg error to a `StoreError`; store errors pass through. */
 export function mapPgError(error: unknown): unknown {
@@ -96,9 +97,13 @@ export async function transaction<T>(ctx: PgContext, work: (client: PoolClient) 
     await client.query("COMMIT");
     return result;
   } catch (error) {
-    await client.query("ROLLBACK").catch((e: Error) => {
-      broken = e;
-    });
+    // A connection that stopped answering (client-side read timeout) is dropped, not rolled back and reused.
+    if (error instanceof Error && error.message === "Query read timeout") broken = error;
+    else {
+      await client.query("ROLLBACK").catch((e: Error) => {
+        broken = e;
+      });
+    }
     throw mapPgError(error);
   } finally {
     client.release(broken);

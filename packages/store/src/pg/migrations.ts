@@ -1,4 +1,4 @@
-import type { Pool } from "pg";
+import type { Pool, QueryConfig } from "pg";
 import { StoreConfigError } from "../errors.js";
 
 /** One schema step, as SQL for a given (quoted) schema. Never edit a released one: append. */
@@ -144,31 +144,43 @@ export function quoteIdent(name: string): string {
 export async function migratePg(
   pool: Pool,
   schema: string,
-  options: { apply: boolean; now: () => number },
+  options: { apply: boolean; now: () => number; logger?: { warn(message: string): void } },
 ): Promise<number[]> {
   const s = quoteIdent(schema);
   const client = await pool.connect();
+  // No client-side read timeout (the pool's bounds ordinary statements): a migration may take as long as it needs.
+  const run = (text: string, values?: unknown[]) =>
+    client.query({ text, values, query_timeout: 2 ** 31 - 1 } as QueryConfig);
   let broken: Error | undefined;
   try {
-    await client.query("BEGIN");
-    if (options.apply)
-      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`plant_store:${schema}`]);
-    // Checked first: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even when it exists.
-    const exists = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
-    if (exists.rowCount === 0 && options.apply) await client.query(`CREATE SCHEMA ${s}`);
+    await run("BEGIN");
+    // A migration may wait for another instance's and take as long as it needs: no lock or statement limit.
+    await run("SET LOCAL lock_timeout = 0");
+    await run("SET LOCAL statement_timeout = 0");
     if (options.apply) {
-      await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
+      const key = `plant_store:${schema}`;
+      const got = await run("SELECT pg_try_advisory_xact_lock(hashtext($1)) AS got", [key]);
+      if (!got.rows[0]?.got) {
+        options.logger?.warn(
+          `plant-store: waiting for another process that is migrating schema ${schema} (advisory lock).`,
+        );
+        await run("SELECT pg_advisory_xact_lock(hashtext($1))", [key]);
+      }
+    }
+    // Checked first: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even when it exists.
+    const exists = await run("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
+    if (exists.rowCount === 0 && options.apply) await run(`CREATE SCHEMA ${s}`);
+    if (options.apply) {
+      await run(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
   version    integer PRIMARY KEY,
   name       text    NOT NULL,
   applied_at bigint  NOT NULL
 )`);
     }
-    const table = await client.query("SELECT to_regclass($1) AS t", [`${s}.schema_migrations`]);
+    const table = await run("SELECT to_regclass($1) AS t", [`${s}.schema_migrations`]);
     const applied = new Set<number>(
       table.rows[0]?.t
-        ? (await client.query(`SELECT version FROM ${s}.schema_migrations`)).rows.map((r) =>
-            Number(r.version),
-          )
+        ? (await run(`SELECT version FROM ${s}.schema_migrations`)).rows.map((r) => Number(r.version))
         : [],
     );
     const newest = Math.max(0, ...applied);
@@ -186,16 +198,17 @@ export async function migratePg(
       );
     }
     for (const m of pending) {
-      await client.query(m.sql(s));
-      await client.query(
-        `INSERT INTO ${s}.schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
-        [m.version, m.name, options.now()],
-      );
+      await run(m.sql(s));
+      await run(`INSERT INTO ${s}.schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`, [
+        m.version,
+        m.name,
+        options.now(),
+      ]);
     }
-    await client.query("COMMIT");
+    await run("COMMIT");
     return pending.map((m) => m.version);
   } catch (error) {
-    await client.query("ROLLBACK").catch((e: Error) => {
+    await run("ROLLBACK").catch((e: Error) => {
       broken = e;
     });
     throw error;

@@ -6,7 +6,7 @@ import { StoreInputError } from "../errors.js";
 import type { OpenStoreOptions, ResolvedOptions } from "../options.js";
 import { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
-import { mapPgError, type PgContext, query } from "./context.js";
+import { mapPgError, type PgContext, transaction } from "./context.js";
 import { PgListener } from "./listener.js";
 import { migratePg, quoteIdent } from "./migrations.js";
 import { createPgInbox } from "./pg-inbox.js";
@@ -48,6 +48,13 @@ export async function openPgStore(
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: 5000,
       application_name: "plant-store",
+      // Bounded waits: a lock held elsewhere or a stalled server answers 503 (StoreUnavailableError), never a
+      // request that hangs; a connection that stops answering is dropped (pool.query / transaction release it
+      // with the error) and TCP keep-alive finds dead peers.
+      lock_timeout: Math.max(1, Math.trunc(resolved.busyTimeoutMs)),
+      statement_timeout: Math.max(1, Math.trunc(resolved.statementTimeoutMs)),
+      query_timeout: Math.max(1, Math.trunc(resolved.statementTimeoutMs)) + 5000,
+      keepAlive: true,
     });
   // An idle pooled connection dropped by the server emits 'error' on the pool; unhandled, it would
   // crash the process. The next query reconnects.
@@ -56,7 +63,7 @@ export async function openPgStore(
       resolved.logger.warn(`plant-store: idle PostgreSQL connection lost (${error.message}).`),
     );
   try {
-    await migratePg(pool, schema, { apply: resolved.migrate, now: resolved.now });
+    await migratePg(pool, schema, { apply: resolved.migrate, now: resolved.now, logger: resolved.logger });
   } catch (error) {
     if (ownsPool) await pool.end().catch(() => {});
     throw mapPgError(error);
@@ -103,8 +110,14 @@ export async function openPgStore(
     inbox,
     subscriptions: createPgSubscriptions(ctx),
     outbox: createPgOutbox(ctx),
+    // Readiness means a write can proceed: take (and at once release) the lock every insert and update takes.
+    // It waits `lock_timeout` behind a table lock, and fails on a read-only standby after a failover.
     async ping() {
-      await query(ctx, "SELECT 1");
+      await transaction(ctx, async (client) => {
+        await client.query(
+          `LOCK TABLE ${ctx.s}.inbox_events, ${ctx.s}.messages, ${ctx.s}.deliveries IN ROW EXCLUSIVE MODE`,
+        );
+      });
     },
     close() {
       closed ??= (async () => {
