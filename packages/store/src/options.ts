@@ -10,53 +10,53 @@ export interface StoreLogger {
  * `file:<path>` → SQLite; `postgres://…` / `postgresql://…` (or `pool`) → PostgreSQL.
  */
 export interface OpenStoreOptions {
-  url?: string;
+  url?: string | undefined;
   /** PostgreSQL: schema holding the tables (created if missing); default `plant_store`. */
-  schema?: string;
+  schema?: string | undefined;
   /** PostgreSQL: use this pool instead of creating one (it is not ended by `close()`). */
-  pool?: Pool;
+  pool?: Pool | undefined;
   /** PostgreSQL: size of the pool the store creates; default 10. */
-  poolSize?: number;
+  poolSize?: number | undefined;
   /**
    * 32-byte key (64 hex characters or base64) used to encrypt subscription tokens and signing
    * secrets with AES-256-GCM. Without it they are stored in clear and a warning is logged.
    */
-  encryptionKey?: string;
+  encryptionKey?: string | undefined;
   /** Older keys still accepted for decryption after a key rotation. */
-  previousEncryptionKeys?: readonly string[];
+  previousEncryptionKeys?: readonly string[] | undefined;
   /**
    * Check at open that every key the stored credentials were sealed with is configured (one decryption per key
    * id, not per row), failing with `encryption_key_missing` / `encryption_key_unknown` instead of at first use.
    * For apps that deliver (the sender); a service that only publishes or receives never decrypts. Default false.
    */
-  checkEncryptionKeys?: boolean;
+  checkEncryptionKeys?: boolean | undefined;
   /** Milliseconds since the epoch; default `Date.now`. Tests compress time with it. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Default: `console`. */
-  logger?: StoreLogger;
+  logger?: StoreLogger | undefined;
   /**
    * Group commit (default `true`): inbox writes — and, on SQLite, outbox publishes — arriving in the same
    * event-loop turn share one transaction.
    */
-  groupCommit?: boolean;
+  groupCommit?: boolean | undefined;
   /** Most events per group commit; default 500. */
-  maxBatchSize?: number;
+  maxBatchSize?: number | undefined;
   /** Extra request headers to keep with inbox events (credentials are always dropped). */
-  keepHeaders?: readonly string[];
+  keepHeaders?: readonly string[] | undefined;
   /**
    * How long a statement waits for another connection's lock before failing as unavailable (503 in the apps);
    * default 5000. SQLite: the busy wait, retried off the event loop. PostgreSQL: `lock_timeout` of the store's pool.
    */
-  busyTimeoutMs?: number;
+  busyTimeoutMs?: number | undefined;
   /**
    * PostgreSQL: the longest a statement may run (`statement_timeout` of the store's pool; default 10000), so a
    * stalled database answers 503 instead of holding requests. A connection that stops answering altogether is
    * dropped 5 s later (client-side read timeout). Migrations at open are exempt. A `pool` you pass keeps its own
    * settings.
    */
-  statementTimeoutMs?: number;
+  statementTimeoutMs?: number | undefined;
   /** Apply pending migrations at open (default `true`); `false` fails if the schema is behind. */
-  migrate?: boolean;
+  migrate?: boolean | undefined;
 }
 
 /** Options after defaults, as the backends see them. */

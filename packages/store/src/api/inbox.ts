@@ -13,9 +13,9 @@ export interface InboxRecordInput {
   webhookId: string;
   /** The exact request body bytes (a string is stored as its UTF-8 bytes). */
   body: Uint8Array | string;
-  headers?: HeaderInput;
+  headers?: HeaderInput | undefined;
   /** Defaults to the store's clock. */
-  receivedAt?: Date | number;
+  receivedAt?: Date | number | undefined;
 }
 
 /** One received event as stored. */
@@ -45,19 +45,19 @@ export interface Page<T> {
 
 export interface InboxListOptions {
   /** 1 to 1000, default 50. */
-  limit?: number;
-  cursor?: string | null;
+  limit?: number | undefined;
+  cursor?: string | null | undefined;
   /** Only processed (`true`) or unprocessed (`false`) events. */
-  processed?: boolean;
+  processed?: boolean | undefined;
 }
 
 export interface InboxStreamOptions {
   /** Start after this `seq` (e.g. SSE `Last-Event-ID`); default: only events committed from now on. */
-  after?: number;
+  after?: number | undefined;
   /** Ends the iteration. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Fallback poll for writers in other processes; default 1000 ms. */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
 }
 
 /**
@@ -79,5 +79,5 @@ export interface Inbox {
   stream(options?: InboxStreamOptions): AsyncIterable<InboxEvent>;
   /** `true` if the event exists and was not processed before. */
   markProcessed(webhookId: string, at?: Date | number): Promise<boolean>;
-  count(options?: { processed?: boolean }): Promise<number>;
+  count(options?: { processed?: boolean | undefined }): Promise<number>;
 }

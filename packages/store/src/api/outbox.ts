@@ -10,11 +10,11 @@ export interface SqlClient {
 
 export interface PublishOptions {
   /** Same key → same message returned (`duplicate: true`), no second fan-out. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
   /** PostgreSQL only: run inside the caller's transaction, so the event exists iff the caller commits. */
-  tx?: SqlClient;
+  tx?: SqlClient | undefined;
   /** `lossless` accepts ids beyond 2^53 (bigint); default `safe`, or `lossless` for a bigint id. */
-  mode?: "safe" | "lossless";
+  mode?: "safe" | "lossless" | undefined;
 }
 
 export interface PublishResult {
@@ -80,23 +80,23 @@ export interface ClaimOptions {
    * Subscriptions whose deliveries are not claimed this time: those the worker cannot start now (at their
    * concurrency cap), so a slow subscriber's backlog does not fill the claim and starve the others.
    */
-  skipSubscriptions?: readonly string[];
+  skipSubscriptions?: readonly string[] | undefined;
   /**
    * At most this many deliveries per subscription in one claim. The rows are looked for among the first
    * `limit + maxPerSubscription` due ones (so one subscription's long backlog costs a bounded scan); the claim may
    * then return fewer than `limit` while more is due. Default: no cap.
    */
-  maxPerSubscription?: number;
+  maxPerSubscription?: number | undefined;
 }
 
 /** One HTTP attempt, as logged. */
 export interface AttemptInput {
-  status?: number | null;
+  status?: number | null | undefined;
   latencyMs: number;
   /** Truncated to 4 KiB of UTF-8. */
-  responseBody?: string | Uint8Array | null;
-  error?: string | null;
-  at?: Date | number;
+  responseBody?: string | Uint8Array | null | undefined;
+  error?: string | null | undefined;
+  at?: Date | number | undefined;
 }
 
 export interface DeliveryAttempt {
@@ -123,11 +123,11 @@ export interface OutboxStats {
 }
 
 export interface ListDeliveriesOptions {
-  messageId?: string;
-  subscriptionId?: string;
-  state?: DeliveryState;
-  limit?: number;
-  cursor?: string | null;
+  messageId?: string | undefined;
+  subscriptionId?: string | undefined;
+  state?: DeliveryState | undefined;
+  limit?: number | undefined;
+  cursor?: string | null | undefined;
 }
 
 /**
@@ -151,11 +151,18 @@ export interface Outbox {
   /** Logs an attempt without changing the state (the lease must still be held). */
   recordAttempt(lease: LeaseRef, attempt: AttemptInput): Promise<void>;
   /** Delivered: ends the subscription's failure streak. Throws `lease_lost` if the lease moved on. */
-  complete(lease: LeaseRef, options?: { attempt?: AttemptInput }): Promise<void>;
+  complete(lease: LeaseRef, options?: { attempt?: AttemptInput | undefined }): Promise<void>;
   /** Retry at `nextAt`: starts the failure streak if none. Fails instead if the subscription is disabled. */
-  reschedule(lease: LeaseRef, nextAt: Date | number, options?: { attempt?: AttemptInput }): Promise<void>;
+  reschedule(
+    lease: LeaseRef,
+    nextAt: Date | number,
+    options?: { attempt?: AttemptInput | undefined },
+  ): Promise<void>;
   /** Gives up (kept for resend): starts the failure streak if none. */
-  fail(lease: LeaseRef, options?: { attempt?: AttemptInput; reason?: string }): Promise<void>;
+  fail(
+    lease: LeaseRef,
+    options?: { attempt?: AttemptInput | undefined; reason?: string | undefined },
+  ): Promise<void>;
   /** Returns a claimed delivery unattempted (e.g. on shutdown): due now, no attempt counted. */
   release(lease: LeaseRef): Promise<void>;
   /** Makes a finished delivery due now with a fresh retry schedule. */

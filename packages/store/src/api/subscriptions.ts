@@ -23,21 +23,21 @@ export interface Subscription {
   updatedAt: Date;
 }
 
-export type SecretInput = string | { secret: string; expiresAt?: Date | number | null };
+export type SecretInput = string | { secret: string; expiresAt?: Date | number | null | undefined };
 
 export interface CreateSubscriptionInput {
   url: string;
   token: string;
-  secrets?: readonly SecretInput[];
+  secrets?: readonly SecretInput[] | undefined;
   /** Default `true`. */
-  enabled?: boolean;
+  enabled?: boolean | undefined;
 }
 
 export interface UpdateSubscriptionInput {
-  url?: string;
-  token?: string;
+  url?: string | undefined;
+  token?: string | undefined;
   /** Replaces the whole list. */
-  secrets?: readonly SecretInput[];
+  secrets?: readonly SecretInput[] | undefined;
 }
 
 /**
@@ -53,14 +53,14 @@ export interface UpdateSubscriptionInput {
 export interface Subscriptions {
   create(input: CreateSubscriptionInput): Promise<Subscription>;
   get(id: string): Promise<Subscription | null>;
-  list(options?: { enabled?: boolean }): Promise<Subscription[]>;
+  list(options?: { enabled?: boolean | undefined }): Promise<Subscription[]>;
   /** Throws `not_found` if it does not exist. */
   update(id: string, patch: UpdateSubscriptionInput): Promise<Subscription>;
   /**
    * Adds `secret` and gives every secret without an expiry `expiresAt = now + graceMs` (default 24 h),
    * so receivers can switch over while both verify.
    */
-  rotateSecret(id: string, secret: string, options?: { graceMs?: number }): Promise<Subscription>;
+  rotateSecret(id: string, secret: string, options?: { graceMs?: number | undefined }): Promise<Subscription>;
   /** Disables it and fails its pending deliveries (recover them later with `outbox.recover`). */
   disable(id: string, reason: string): Promise<Subscription>;
   /** Enables it and clears the failure streak. */

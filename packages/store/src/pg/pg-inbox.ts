@@ -6,7 +6,7 @@ import { GroupCommitter } from "../shared/group-commit.js";
 import { keptHeaderSet, pickHeaders } from "../shared/headers.js";
 import { type InboxRow, toInboxEvent } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
-import { checkKey } from "../shared/validate.js";
+import { checkKey, copyBody } from "../shared/validate.js";
 import { type PgContext, query } from "./context.js";
 
 interface PendingRow {
@@ -86,7 +86,7 @@ SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
         throw new StoreUnavailableError("The store is closed.", { code: "store_closed" });
       const row: PendingRow = {
         webhookId: checkKey(input?.webhookId, "webhook id"),
-        body: Buffer.from(typeof input.body === "string" ? Buffer.from(input.body, "utf8") : input.body),
+        body: copyBody(input.body),
         headers: pickHeaders(input.headers, keep),
         receivedAt: input.receivedAt === undefined ? ctx.options.now() : toMillis(input.receivedAt),
       };

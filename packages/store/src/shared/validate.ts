@@ -42,6 +42,19 @@ export function checkKey(value: unknown, what: string): string {
   return value;
 }
 
+/**
+ * An inbox body as its own copy of the bytes (the caller may reuse its buffer before the batch is written): a
+ * string (UTF-8) or a Uint8Array (Buffer included); anything else is `invalid_body`.
+ */
+export function copyBody(value: unknown): Buffer {
+  if (typeof value === "string") return Buffer.from(value, "utf8");
+  if (value instanceof Uint8Array) return Buffer.from(value);
+  throw new StoreInputError(
+    "invalid_body",
+    "The body must be a string or a Uint8Array (Buffer), the exact bytes received.",
+  );
+}
+
 /** A positive safe integer. */
 export function checkPositiveInt(value: unknown, what: string): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {

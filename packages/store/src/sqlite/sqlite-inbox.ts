@@ -6,7 +6,7 @@ import { GroupCommitter } from "../shared/group-commit.js";
 import { keptHeaderSet, pickHeaders } from "../shared/headers.js";
 import { type InboxRow, toInboxEvent } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
-import { checkKey } from "../shared/validate.js";
+import { checkKey, copyBody } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 
 interface PendingRow {
@@ -82,8 +82,7 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
       try {
         row = {
           webhookId: checkKey(input?.webhookId, "webhook id"),
-          // Copied now: the caller may reuse its buffer before the batch is written.
-          body: Buffer.from(typeof input.body === "string" ? Buffer.from(input.body, "utf8") : input.body),
+          body: copyBody(input.body),
           headers: pickHeaders(input.headers, keep),
           receivedAt: input.receivedAt === undefined ? ctx.options.now() : toMillis(input.receivedAt),
         };

@@ -91,6 +91,16 @@ export function inboxConformance(backend: () => TestBackend): void {
       await expect(store.inbox.record({ webhookId: "", body: "{}" })).rejects.toBeInstanceOf(StoreInputError);
     });
 
+    it("rejects a body that is neither a string nor bytes (a JavaScript caller's mistake) with invalid_body", async () => {
+      const store = await backend().open();
+      for (const body of [5, {}, undefined, null, new ArrayBuffer(2)]) {
+        await expect(
+          store.inbox.record({ webhookId: "m", body: body as unknown as string }),
+        ).rejects.toMatchObject({ name: "StoreInputError", code: "invalid_body" });
+      }
+      expect(await store.inbox.count()).toBe(0);
+    });
+
     it("lists newest first with cursor pagination and filters by processed", async () => {
       const store = await backend().open();
       for (let i = 0; i < 23; i++) await store.inbox.record({ webhookId: `msg_${i}`, body: NEW_PLANT(i) });
