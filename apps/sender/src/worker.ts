@@ -1,5 +1,5 @@
 import { deliver, nextAttempt, STANDARD_SCHEDULE_MS, type Transport } from "@plant-store/core";
-import type { ClaimedDelivery, Store } from "@plant-store/store";
+import { type ClaimedDelivery, type Store, StoreUnavailableError } from "@plant-store/store";
 import type { Logger } from "pino";
 import type { SenderMetrics } from "./metrics.js";
 
@@ -66,6 +66,24 @@ export function startWorker(options: WorkerOptions): Worker {
   let nextLocalDue = Number.POSITIVE_INFINITY;
   let wake: AbortController | null = null;
 
+  /**
+   * Records an attempt's outcome, retrying while the store is briefly unavailable (a dropped connection, a lock)
+   * and the lease still holds: a lost outcome means the delivery is sent again once its lease expires, and its
+   * attempt is missing from the history.
+   */
+  async function persist(delivery: ClaimedDelivery, write: () => Promise<unknown>): Promise<void> {
+    for (let wait = 50; ; wait = Math.min(wait * 2, 1_000)) {
+      try {
+        await write();
+        return;
+      } catch (error) {
+        const transient = error instanceof StoreUnavailableError && error.code === "store_unavailable";
+        if (!transient || Date.now() + wait >= delivery.leaseExpiresAt.getTime()) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+  }
+
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const { subscription, message } = delivery;
     const outcome = await deliver(
@@ -84,23 +102,29 @@ export function startWorker(options: WorkerOptions): Worker {
     };
     const lease = { id: delivery.id, leaseToken: delivery.leaseToken };
     if (outcome.kind === "delivered") {
-      await store.outbox.complete(lease, { attempt: record });
+      await persist(delivery, () => store.outbox.complete(lease, { attempt: record }));
     } else if (outcome.kind === "gone") {
-      await store.outbox.fail(lease, { attempt: record, reason: "The endpoint answered 410 Gone." });
-      await store.subscriptions.disable(subscription.id, "The endpoint answered 410 Gone.");
+      await persist(delivery, () =>
+        store.outbox.fail(lease, { attempt: record, reason: "The endpoint answered 410 Gone." }),
+      );
+      await persist(delivery, () =>
+        store.subscriptions.disable(subscription.id, "The endpoint answered 410 Gone."),
+      );
       logger?.warn({ subscriptionId: subscription.id }, "subscription disabled: 410 Gone");
     } else {
       const next = nextAttempt(delivery.attempt, outcome, { schedule });
       if (next.retry) {
         const due = Date.now() + next.delayMs;
         nextLocalDue = Math.min(nextLocalDue, due);
-        await store.outbox.reschedule(lease, due, { attempt: record });
+        await persist(delivery, () => store.outbox.reschedule(lease, due, { attempt: record }));
         wake?.abort(); // an idle wait started before this retry existed: recompute it
       } else
-        await store.outbox.fail(lease, {
-          attempt: record,
-          reason: outcome.error ?? `status ${outcome.status}`,
-        });
+        await persist(delivery, () =>
+          store.outbox.fail(lease, {
+            attempt: record,
+            reason: outcome.error ?? `status ${outcome.status}`,
+          }),
+        );
     }
     logger?.info(
       {

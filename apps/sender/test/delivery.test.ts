@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { verify } from "@plant-store/core";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADMIN,
@@ -308,6 +309,48 @@ describe("auto-disable", () => {
       });
       expect(disabled?.disabledReason).toMatch(/fail/i);
       expect(target.requests.length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await inProcess.close();
+      await target.close();
+    }
+  });
+});
+
+describe("recording outcomes", () => {
+  it("keeps retrying an outcome the store briefly refuses, instead of sending the delivery again later", async () => {
+    const { createSender } = await import("../src/sender.js");
+    const file = join(tempDir(), "outcome.db");
+    let holder: Database.Database | undefined;
+    // The receiver answers 200 at once, and while it does, another process takes the database's write lock for
+    // longer than the sender's busy timeout (200 ms here), so the first try to record the success fails.
+    const target = await sink((_req, res) => {
+      holder = new Database(file);
+      holder.exec("BEGIN EXCLUSIVE");
+      setTimeout(() => {
+        holder?.exec("ROLLBACK");
+        holder?.close();
+      }, 1_000);
+      res.end();
+    });
+    const inProcess = await createSender({
+      adminTokens: [ADMIN],
+      allowNetworks: ["127.0.0.0/8"],
+      store: { url: file, busyTimeoutMs: 200 },
+    });
+    try {
+      const created = await inProcess.store.subscriptions.create({
+        url: target.url,
+        token: TOKEN,
+        secrets: [SECRET],
+      });
+      await inProcess.store.outbox.publish('{"id":11,"name":"Patient"}');
+      const delivered = await until(async () => {
+        const page = await inProcess.store.outbox.listDeliveries({ subscriptionId: created.id });
+        return page.items[0]?.state === "delivered" && page.items[0];
+      }, 10_000);
+      expect(delivered.attempts).toBe(1);
+      expect(await inProcess.store.outbox.listAttempts(delivered.id)).toHaveLength(1);
+      expect(target.requests).toHaveLength(1);
     } finally {
       await inProcess.close();
       await target.close();
