@@ -121,6 +121,8 @@ SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
         {
           notifier: ctx.inboxSeqs,
           closed: ctx.closed,
+          // Seqs are taken at insert and committed in any order; the reconnect emits [] (open-pg.ts).
+          commitsOutOfOrder: true,
           maxSeq: async () =>
             Number(
               (await query<{ n: string }>(ctx, `SELECT coalesce(max(seq), 0) AS n FROM ${s}.inbox_events`))[0]
