@@ -140,6 +140,24 @@ describe("followInbox", () => {
     }
   });
 
+  it("never re-yields a seq that left the window of remembered ones, after a late lower seq and many idle sweeps", async () => {
+    const source = new FakeSource(true);
+    const stream = source.follow({ after: 0, pollIntervalMs: 5 });
+    try {
+      // seq 1 commits last, after more seqs than the window remembers (4096) were streamed.
+      for (let seq = 2; seq <= 4300; seq++) source.commit(seq);
+      await expect.poll(() => stream.seqs.length, POLL).toBe(4299);
+      source.commit(1);
+      await expect.poll(() => stream.seqs.length, POLL).toBe(4300);
+      const seen = source.fetches.length;
+      await expect.poll(() => source.fetches.length, POLL).toBeGreaterThan(seen + 20);
+      expect(stream.seqs).toHaveLength(4300);
+      expect(new Set(stream.seqs).size).toBe(4300);
+    } finally {
+      await stream.stop();
+    }
+  });
+
   it("does not sweep for a source whose commits are in seq order (SQLite)", async () => {
     const source = new FakeSource(false);
     const stream = source.follow({ after: 0, pollIntervalMs: 5 });

@@ -35,7 +35,8 @@ const SWEEP = 1024;
  * asked for and not found was deleted and is dropped. Notifications lost while LISTEN reconnected
  * are caught by a sweep after the reconnect and at each idle poll: the never-yielded seqs between
  * the remembered yielded ones and the last are fetched by id (most are gaps that never fill:
- * `ON CONFLICT DO NOTHING` consumes a seq). The window of recently yielded seqs prevents doubles.
+ * `ON CONFLICT DO NOTHING` consumes a seq). The window of recently yielded seqs prevents doubles: a sweep
+ * never looks at or below the highest seq evicted from it.
  *
  * @example
  * ```ts
@@ -52,7 +53,11 @@ export async function* followInbox(
   const pending = new Set<number>();
   /** Recently yielded seqs, oldest first. */
   const recent = new Set<number>();
-  let forgotten = false;
+  /**
+   * The highest seq evicted from `recent`: at or below it a seq may have been yielded and forgotten, so the sweep
+   * stays above it (a yielded seq above it is still in `recent`).
+   */
+  let floor = Number.NEGATIVE_INFINITY;
   let fetching = false;
   let sweep = false;
   // Until the start point is known nothing is remembered: what commits meanwhile is above it and
@@ -68,7 +73,7 @@ export async function* followInbox(
     const start = last;
     /** The newest seqs of the recent window that were never yielded nor are pending. */
     const unyielded = (): number[] => {
-      const low = forgotten ? Math.max(start, Math.min(...recent)) : start;
+      const low = Math.max(start, floor);
       const ids: number[] = [];
       for (let seq = last; seq > low && ids.length < SWEEP; seq--)
         if (!recent.has(seq) && !pending.has(seq)) ids.push(seq);
@@ -102,8 +107,9 @@ export async function* followInbox(
         if (recent.has(event.seq)) continue;
         recent.add(event.seq);
         if (recent.size > REMEMBERED) {
-          recent.delete(recent.values().next().value as number);
-          forgotten = true;
+          const evicted = recent.values().next().value as number;
+          recent.delete(evicted);
+          if (evicted > floor) floor = evicted;
         }
         yield event;
         if (signal.aborted) return;
