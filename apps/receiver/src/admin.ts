@@ -8,7 +8,7 @@ import {
   parseAuthorization,
   type WebhookResponse,
 } from "@plant-store/core";
-import { send } from "@plant-store/core/node";
+import { nodeHeaders, send } from "@plant-store/core/node";
 import { type InboxEvent, type Store, StoreInputError } from "@plant-store/store";
 
 /** The read endpoints for operators, the CLI and dashboards. */
@@ -53,7 +53,7 @@ export function createAdminApi(options: { store: Store; adminTokens: readonly st
         "The admin endpoints are off. Start the receiver with --admin-token to turn them on.",
       );
     }
-    const auth = parseAuthorization(req.headers.authorization);
+    const auth = parseAuthorization(nodeHeaders(req)("authorization"));
     if (!auth.ok) {
       return auth.reason === "missing"
         ? errorResponse(401, "Missing admin bearer token. Send 'Authorization: Bearer <admin token>'.", {

@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { Agent, type IncomingMessage, request } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADMIN,
@@ -13,6 +14,27 @@ import {
 } from "./support.js";
 
 const plant = (id: number) => JSON.stringify({ id, name: `Plant ${id}` });
+
+/** GET `path` with two Authorization header lines, over a raw socket (HTTP clients merge or refuse them). */
+async function getWithTwoAuthorizations(base: string, path: string, first: string, second: string) {
+  const socket = connect(Number(new URL(base).port), "127.0.0.1");
+  socket.end(
+    [
+      `GET ${path} HTTP/1.1`,
+      "host: x",
+      `authorization: ${first}`,
+      `authorization: ${second}`,
+      "connection: close",
+      "",
+      "",
+    ].join("\r\n"),
+  );
+  let answer = "";
+  for await (const chunk of socket) answer += chunk;
+  const [head = "", body = ""] = answer.split("\r\n\r\n");
+  return { status: Number(head.split(" ")[1]), body };
+}
+
 let receiver: Running;
 let plain: Running;
 
@@ -56,6 +78,17 @@ describe("admin endpoints", () => {
       expect(wrong.status).toBe(401);
       expect(wrong.headers.get("www-authenticate")).toContain('error="invalid_token"');
       expect(await wrong.json()).toEqual({ error: 401, message: expect.any(String) });
+    }
+  });
+
+  it("refuse two Authorization headers (400) whichever of them holds the admin token", async () => {
+    for (const [first, second] of [
+      [`Bearer ${ADMIN}`, `Bearer ${TOKEN}`],
+      [`Bearer ${TOKEN}`, `Bearer ${ADMIN}`],
+    ]) {
+      const res = await getWithTwoAuthorizations(receiver.url, "/events", first as string, second as string);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toEqual({ error: 400, message: expect.stringContaining("more than one") });
     }
   });
 

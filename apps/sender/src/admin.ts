@@ -7,6 +7,7 @@ import {
   parseAuthorization,
   parseSecret,
 } from "@plant-store/core";
+import { nodeHeaders } from "@plant-store/core/node";
 import {
   type Delivery,
   type DeliveryState,
@@ -139,7 +140,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
   app.addHook("onRequest", async (request, reply) => {
     const path = request.url.split("?")[0];
     if (path === "/healthz" || path === "/readyz" || path === "/metrics" || path === "/openapi.json") return;
-    const auth = parseAuthorization(request.headers.authorization);
+    const auth = parseAuthorization(nodeHeaders(request.raw)("authorization"));
     if (!auth.ok) {
       const malformed = auth.reason !== "missing";
       reply.header(

@@ -1,8 +1,29 @@
 import { request } from "node:http";
+import { connect } from "node:net";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminOpenApi } from "../src/openapi.js";
 import { ADMIN, api, cleanup, type Running, SECRET, SENDER_BIN, start, stop, TOKEN } from "./support.js";
+
+/** GET `path` with two Authorization header lines, over a raw socket (HTTP clients merge or refuse them). */
+async function getWithTwoAuthorizations(base: string, path: string, first: string, second: string) {
+  const socket = connect(Number(new URL(base).port), "127.0.0.1");
+  socket.end(
+    [
+      `GET ${path} HTTP/1.1`,
+      "host: x",
+      `authorization: ${first}`,
+      `authorization: ${second}`,
+      "connection: close",
+      "",
+      "",
+    ].join("\r\n"),
+  );
+  let answer = "";
+  for await (const chunk of socket) answer += chunk;
+  const [head = "", body = ""] = answer.split("\r\n\r\n");
+  return { status: Number(head.split(" ")[1]), body };
+}
 
 let sender: Running;
 beforeAll(async () => {
@@ -100,6 +121,22 @@ describe("admin API over a real socket", () => {
     );
     for (const open of ["/healthz", "/readyz", "/metrics"])
       expect((await fetch(`${sender.url}${open}`)).status).toBe(200);
+  });
+
+  it("refuses two Authorization headers (400) whichever of them holds the admin token", async () => {
+    for (const [first, second] of [
+      [`Bearer ${ADMIN}`, `Bearer ${TOKEN}`],
+      [`Bearer ${TOKEN}`, `Bearer ${ADMIN}`],
+    ]) {
+      const res = await getWithTwoAuthorizations(
+        sender.url,
+        "/subscriptions",
+        first as string,
+        second as string,
+      );
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toEqual({ error: 400, message: expect.stringContaining("more than one") });
+    }
   });
 
   it("creates a subscription, shows token and secret once, lists, gets, patches, disables, enables", async () => {
