@@ -1,5 +1,10 @@
 import { deliver, nextAttempt, STANDARD_SCHEDULE_MS, type Transport } from "@plant-store/core";
-import { type ClaimedDelivery, type Store, StoreUnavailableError } from "@plant-store/store";
+import {
+  type ClaimedDelivery,
+  type Store,
+  StoreConflictError,
+  StoreUnavailableError,
+} from "@plant-store/store";
 import type { Logger } from "pino";
 import type { SenderMetrics } from "./metrics.js";
 
@@ -72,11 +77,14 @@ export function startWorker(options: WorkerOptions): Worker {
    * attempt is missing from the history.
    */
   async function persist(delivery: ClaimedDelivery, write: () => Promise<unknown>): Promise<void> {
-    for (let wait = 50; ; wait = Math.min(wait * 2, 1_000)) {
+    for (let wait = 50, retry = false; ; wait = Math.min(wait * 2, 1_000), retry = true) {
       try {
         await write();
         return;
       } catch (error) {
+        // A retry that finds the lease gone while it still held: the previous try committed before its
+        // connection failed (PostgreSQL), so the outcome is recorded.
+        if (retry && error instanceof StoreConflictError && error.code === "lease_lost") return;
         const transient = error instanceof StoreUnavailableError && error.code === "store_unavailable";
         if (!transient || Date.now() + wait >= delivery.leaseExpiresAt.getTime()) throw error;
         await new Promise((resolve) => setTimeout(resolve, wait));

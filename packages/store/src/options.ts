@@ -1,4 +1,5 @@
 import type { Pool } from "pg";
+import { StoreInputError } from "./errors.js";
 
 /** Where warnings go (pino, console, …). Messages never contain secrets. */
 export interface StoreLogger {
@@ -51,8 +52,9 @@ export interface OpenStoreOptions {
   /**
    * PostgreSQL: the longest a statement may run (`statement_timeout` of the store's pool; default 10000), so a
    * stalled database answers 503 instead of holding requests. A connection that stops answering altogether is
-   * dropped 5 s later (client-side read timeout). Migrations at open are exempt. A `pool` you pass keeps its own
-   * settings.
+   * dropped 5 s later (client-side read timeout). 0 turns both off. Migrations at open and statements whose cost
+   * grows with a backlog (disabling, deleting or recovering a subscription's deliveries) are exempt. A `pool` you
+   * pass keeps its own settings.
    */
   statementTimeoutMs?: number | undefined;
   /** Apply pending migrations at open (default `true`); `false` fails if the schema is behind. */
@@ -79,7 +81,14 @@ export function resolveOptions(options: OpenStoreOptions): ResolvedOptions {
     maxBatchSize: Math.max(1, options.maxBatchSize ?? 500),
     keepHeaders: options.keepHeaders ?? [],
     migrate: options.migrate ?? true,
-    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
-    statementTimeoutMs: options.statementTimeoutMs ?? 10_000,
+    busyTimeoutMs: milliseconds(options.busyTimeoutMs ?? 5000, "busyTimeoutMs"),
+    statementTimeoutMs: milliseconds(options.statementTimeoutMs ?? 10_000, "statementTimeoutMs"),
   };
+}
+
+function milliseconds(value: unknown, name: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new StoreInputError("invalid_option", `${name} must be a number of milliseconds, 0 or more.`);
+  }
+  return value;
 }

@@ -245,6 +245,22 @@ describe("SQLite files", () => {
     expect(warnings).toEqual([expect.stringMatching(/every local user.*mode 644.*chmod 600/)]);
   });
 
+  it("keeps serving a store opened by a relative path after the process changes directory", async () => {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const store = await open({ url: "./relative/store.db" });
+      await store.inbox.record({ webhookId: "before", body: "{}" });
+      process.chdir(tmpdir());
+      await expect(store.inbox.record({ webhookId: "after", body: "{}" })).resolves.toMatchObject({
+        duplicate: false,
+      });
+      await expect(store.ping()).resolves.toBeUndefined();
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it.each([
     ["deleted", () => rmSync(file)],
     ["renamed", () => renameSync(file, join(dir, "moved.db"))],

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "pg";
+import type { Pool, PoolClient, QueryConfig } from "pg";
 import type { SqlClient } from "../api/outbox.js";
 import { StoreError, StoreUnavailableError } from "../errors.js";
 import type { ResolvedOptions } from "../options.js";
@@ -81,8 +81,25 @@ export async function query<T = Record<string, unknown>>(
   }
 }
 
-/** Runs `work` in BEGIN … COMMIT on one pooled connection; rolls back on error. */
-export async function transaction<T>(ctx: PgContext, work: (client: PoolClient) => Promise<T>): Promise<T> {
+/** The client-side read timeout of a bulk transaction's statements (they have no statement_timeout). */
+const BULK_READ_TIMEOUT_MS = 10 * 60_000;
+
+function isReadTimeout(error: unknown): boolean {
+  const raw = (error as { cause?: unknown })?.cause ?? error;
+  return raw instanceof Error && raw.message === "Query read timeout";
+}
+
+/**
+ * Runs `work` in BEGIN … COMMIT on one pooled connection; rolls back on error. `bulk` is for statements whose cost
+ * grows with the backlog (failing a subscription's pending deliveries, deleting one, recovering its failures): no
+ * `statement_timeout` and a 10-minute read timeout, where a bounded one would fail them every time they are needed
+ * most. Lock waits stay bounded by `lock_timeout`.
+ */
+export async function transaction<T>(
+  ctx: PgContext,
+  work: (client: PoolClient) => Promise<T>,
+  options: { bulk?: boolean } = {},
+): Promise<T> {
   if (ctx.closed.aborted) throw closedError();
   let client: PoolClient;
   try {
@@ -93,12 +110,19 @@ export async function transaction<T>(ctx: PgContext, work: (client: PoolClient) 
   let broken: Error | undefined;
   try {
     await client.query("BEGIN");
-    const result = await work(client);
+    let target = client;
+    if (options.bulk) {
+      await client.query("SET LOCAL statement_timeout = 0");
+      const unbounded = (text: string, values?: unknown[]) =>
+        client.query({ text, values, query_timeout: BULK_READ_TIMEOUT_MS } as QueryConfig);
+      target = Object.create(client, { query: { value: unbounded } }) as PoolClient;
+    }
+    const result = await work(target);
     await client.query("COMMIT");
     return result;
   } catch (error) {
     // A connection that stopped answering (client-side read timeout) is dropped, not rolled back and reused.
-    if (error instanceof Error && error.message === "Query read timeout") broken = error;
+    if (isReadTimeout(error)) broken = error as Error;
     else {
       await client.query("ROLLBACK").catch((e: Error) => {
         broken = e;

@@ -51,9 +51,12 @@ export async function openPgStore(
       // Bounded waits: a lock held elsewhere or a stalled server answers 503 (StoreUnavailableError), never a
       // request that hangs; a connection that stops answering is dropped (pool.query / transaction release it
       // with the error) and TCP keep-alive finds dead peers.
+      // busyTimeoutMs 0 means "do not wait" as on SQLite (1 ms); statementTimeoutMs 0 means no limit, as in PostgreSQL.
       lock_timeout: Math.max(1, Math.trunc(resolved.busyTimeoutMs)),
-      statement_timeout: Math.max(1, Math.trunc(resolved.statementTimeoutMs)),
-      query_timeout: Math.max(1, Math.trunc(resolved.statementTimeoutMs)) + 5000,
+      ...(resolved.statementTimeoutMs > 0 && {
+        statement_timeout: Math.max(1, Math.trunc(resolved.statementTimeoutMs)),
+        query_timeout: Math.max(1, Math.trunc(resolved.statementTimeoutMs)) + 5000,
+      }),
       keepAlive: true,
     });
   // An idle pooled connection dropped by the server emits 'error' on the pool; unhandled, it would

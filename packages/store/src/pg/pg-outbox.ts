@@ -222,35 +222,39 @@ export function createPgOutbox(ctx: PgContext): Outbox {
         return toDelivery(row as DeliveryRow);
       }),
     recover: (subscriptionId, since) =>
-      transaction(ctx, async (client) => {
-        const [sub] = await query<{ enabled: boolean }>(
-          ctx,
-          `SELECT enabled FROM ${s}.subscriptions WHERE id = $1 FOR SHARE`,
-          [subscriptionId],
-          client,
-        );
-        if (!sub)
-          throw new StoreConflictError(
-            "not_found",
-            `Subscription ${JSON.stringify(subscriptionId)} does not exist.`,
+      transaction(
+        ctx,
+        async (client) => {
+          const [sub] = await query<{ enabled: boolean }>(
+            ctx,
+            `SELECT enabled FROM ${s}.subscriptions WHERE id = $1 FOR SHARE`,
+            [subscriptionId],
+            client,
           );
-        if (!sub.enabled) {
-          throw new StoreConflictError(
-            "subscription_disabled",
-            "Enable the subscription before recovering its deliveries.",
-          );
-        }
-        const at = now();
-        const rows = await query(
-          ctx,
-          `UPDATE ${s}.deliveries SET state = 'pending', due_at = $2, attempts = 0, finished_at = NULL, updated_at = $2
+          if (!sub)
+            throw new StoreConflictError(
+              "not_found",
+              `Subscription ${JSON.stringify(subscriptionId)} does not exist.`,
+            );
+          if (!sub.enabled) {
+            throw new StoreConflictError(
+              "subscription_disabled",
+              "Enable the subscription before recovering its deliveries.",
+            );
+          }
+          const at = now();
+          const rows = await query(
+            ctx,
+            `UPDATE ${s}.deliveries SET state = 'pending', due_at = $2, attempts = 0, finished_at = NULL, updated_at = $2
            WHERE subscription_id = $1 AND state = 'failed' AND created_at >= $3 RETURNING id`,
-          [subscriptionId, at, toMillis(since)],
-          client,
-        );
-        if (rows.length > 0) await query(ctx, "SELECT pg_notify($1, '')", [ctx.channels.outbox], client);
-        return rows.length;
-      }),
+            [subscriptionId, at, toMillis(since)],
+            client,
+          );
+          if (rows.length > 0) await query(ctx, "SELECT pg_notify($1, '')", [ctx.channels.outbox], client);
+          return rows.length;
+        },
+        { bulk: true },
+      ),
     async getDelivery(id) {
       const [row] = await query<DeliveryRow>(ctx, `SELECT * FROM ${s}.deliveries WHERE id = $1`, [id]);
       return row ? toDelivery(row) : null;

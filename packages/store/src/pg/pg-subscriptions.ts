@@ -134,7 +134,8 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
         );
         return decode(row as SubscriptionRow);
       }),
-    disable: (id, reason) => transaction(ctx, (client) => disable(client, id, String(reason), now())),
+    disable: (id, reason) =>
+      transaction(ctx, (client) => disable(client, id, String(reason), now()), { bulk: true }),
     enable: (id) =>
       transaction(ctx, async (client) => {
         await locked(client, id);
@@ -147,9 +148,15 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
         );
         return decode(row as SubscriptionRow);
       }),
-    async delete(id) {
-      return (await query(ctx, `DELETE FROM ${s}.subscriptions WHERE id = $1 RETURNING id`, [id])).length > 0;
-    },
+    // Cascades over the subscription's deliveries and attempts: a bulk statement.
+    delete: (id) =>
+      transaction(
+        ctx,
+        async (client) =>
+          (await query(ctx, `DELETE FROM ${s}.subscriptions WHERE id = $1 RETURNING id`, [id], client))
+            .length > 0,
+        { bulk: true },
+      ),
     async disableFailing(forMs, reason) {
       const at = now();
       const ids = (
@@ -162,14 +169,18 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
       const why = reason ?? `failing continuously for more than ${Math.round(forMs / 1000)} s`;
       const disabled: string[] = [];
       for (const id of ids) {
-        const done = await transaction(ctx, async (client) => {
-          // Re-checked under the row lock: a success may have ended the streak since the SELECT.
-          const row = await locked(client, id);
-          if (!row.enabled || row.failing_since === null || Number(row.failing_since) > at - forMs)
-            return false;
-          await disable(client, id, why, at);
-          return true;
-        });
+        const done = await transaction(
+          ctx,
+          async (client) => {
+            // Re-checked under the row lock: a success may have ended the streak since the SELECT.
+            const row = await locked(client, id);
+            if (!row.enabled || row.failing_since === null || Number(row.failing_since) > at - forMs)
+              return false;
+            await disable(client, id, why, at);
+            return true;
+          },
+          { bulk: true },
+        );
         if (done) disabled.push(id);
       }
       return disabled;

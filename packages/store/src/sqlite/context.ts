@@ -77,6 +77,7 @@ async function retryBusy<T>(ctx: SqliteContext, work: () => T): Promise<T> {
   for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
     await new Promise((resolve) => setTimeout(resolve, wait));
     if (ctx.closed.aborted) throw new StoreUnavailableError("The store is closed.", { code: "store_closed" });
+    ctx.checkFile?.();
     try {
       return work();
     } catch (error) {

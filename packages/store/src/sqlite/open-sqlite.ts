@@ -1,5 +1,5 @@
 import { closeSync, mkdirSync, openSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { createMessageIdGenerator } from "@plant-store/core";
 import Database from "better-sqlite3";
 import type { Store } from "../api/store.js";
@@ -21,7 +21,10 @@ import { createSqliteSubscriptions } from "./sqlite-subscriptions.js";
  * const store = openSqliteStore("./data/plant-store.db", resolveOptions({}), box);
  * ```
  */
-export function openSqliteStore(path: string, options: ResolvedOptions, box: SecretBox): Store {
+export function openSqliteStore(given: string, options: ResolvedOptions, box: SecretBox): Store {
+  // Absolute once: the identity check stats this path before every operation, and a relative one would name
+  // another file after process.chdir().
+  const path = given === ":memory:" ? given : resolve(given);
   let opened: Database.Database | undefined;
   try {
     if (path !== ":memory:") createPrivately(path, options);
