@@ -65,6 +65,63 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
     expect(events).toHaveLength(1);
   });
 
+  describe("concurrent deliveries of one webhook-id (one handler, a dedup store)", () => {
+    const slow = (fails: boolean[]) => {
+      let calls = 0;
+      let running = 0;
+      let mostRunning = 0;
+      const handler = app({
+        onEvent: async (event: ReceivedEvent) => {
+          const failing = fails[calls++] ?? false;
+          mostRunning = Math.max(mostRunning, ++running);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          running--;
+          if (failing) throw new Error("database unavailable");
+          events.push(event);
+        },
+      });
+      return { handler, calls: () => calls, mostRunning: () => mostRunning };
+    };
+
+    it("the second waits for the first and answers as a duplicate, without calling onEvent", async () => {
+      const { handler, calls } = slow([]);
+      const headers = await signedHeaders(PLANT);
+      const [first, second] = await Promise.all([
+        post(handler, PLANT, headers),
+        post(handler, PLANT, headers),
+      ]);
+      expect(first.status).toBe(200);
+      expect(first.headers.get("webhook-duplicate")).toBeNull();
+      expect(second.status).toBe(200);
+      expect(second.headers.get("webhook-duplicate")).toBe("true");
+      expect(calls()).toBe(1);
+      expect(events).toHaveLength(1);
+    });
+
+    it("when the first fails, the waiting one runs onEvent itself", async () => {
+      const { handler, calls } = slow([true]);
+      const headers = await signedHeaders(PLANT);
+      const results = await Promise.all([1, 2, 3].map(() => post(handler, PLANT, headers)));
+      const answers = results.map((r) => `${r.status} ${r.headers.get("webhook-duplicate")}`);
+      expect(answers.sort()).toEqual(["200 null", "200 true", "503 null"]);
+      expect(calls()).toBe(2);
+      expect(events).toHaveLength(1);
+    });
+
+    it("different ids still run side by side", async () => {
+      const { handler, calls, mostRunning } = slow([]);
+      const results = await Promise.all(
+        ["msg_a", "msg_b", "msg_c"].map(async (id) =>
+          post(handler, PLANT, await signedHeaders(PLANT, { id })),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(results.every((r) => r.headers.get("webhook-duplicate") === null)).toBe(true);
+      expect(calls()).toBe(3);
+      expect(mostRunning()).toBe(3);
+    });
+  });
+
   it("200 duplicate reported by onEvent itself (a deduplicating store)", async () => {
     const handler = createFetchHandler({ tokens: [TOKEN], onEvent: () => ({ duplicate: true }) });
     const r = await handler(

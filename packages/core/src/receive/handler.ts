@@ -103,6 +103,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     : (options.tokens as TokenVerifier);
   const onEvent = options.onEvent as (event: ReceivedEvent) => OnEventResult | Promise<OnEventResult>;
   const { dedup, logger } = options;
+  // webhook-ids whose dedup check → onEvent → add is running; resolves to whether the event was stored.
+  const inFlight = new Map<string, Promise<boolean>>();
   // Every 401 carries a challenge (RFC 9110 §15.5.2), also when the token passed and the signature did not.
   const signatureChallenge = { "www-authenticate": bearerChallenge({ realm }) };
 
@@ -228,20 +230,51 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       mode === "lossless" ? parseNewPlant(request.body, { mode: "lossless" }) : parseNewPlant(request.body);
     if (!parsed.ok) return errorResponse(parsed.kind === "json" ? 400 : 422, parsed.message);
 
+    const event: ReceivedEvent = {
+      id,
+      timestamp,
+      payload: parsed.value,
+      body: request.body,
+      headers: keptHeaders(request.headers),
+    };
     try {
-      if (id !== null && dedup && (await dedup.has(id))) return okResponse(true);
-      const result = await onEvent({
-        id,
-        timestamp,
-        payload: parsed.value,
-        body: request.body,
-        headers: keptHeaders(request.headers),
-      });
-      if (id !== null && dedup) await dedup.add(id);
-      return okResponse(result?.duplicate === true);
+      if (id === null || !dedup) return okResponse((await onEvent(event))?.duplicate === true);
+      return await storeOnce(id, dedup, event);
     } catch (error) {
       logger?.error("storing the event failed", { webhookId: id, error: errorMessage(error) });
       return errorResponse(503, "The event could not be stored right now. It was not accepted; retry later.");
+    }
+  }
+
+  /**
+   * Dedup check → `onEvent` → `dedup.add`, one request per id at a time within this handler: a request whose id
+   * is in flight waits for it, then answers as a duplicate if the first one's `onEvent` resolved, or takes over
+   * (dedup re-checked, `onEvent` called) if it failed. Across processes, the dedup store has to decide.
+   */
+  async function storeOnce(id: string, dedup: DedupStore, event: ReceivedEvent): Promise<WebhookResponse> {
+    for (let pending = inFlight.get(id); pending !== undefined; pending = inFlight.get(id)) {
+      if (await pending) return okResponse(true);
+    }
+    let settle: (stored: boolean) => void = noop;
+    inFlight.set(
+      id,
+      new Promise<boolean>((resolve) => {
+        settle = resolve;
+      }),
+    );
+    let stored = false;
+    try {
+      if (await dedup.has(id)) {
+        stored = true;
+        return okResponse(true);
+      }
+      const result = await onEvent(event);
+      stored = true;
+      await dedup.add(id);
+      return okResponse(result?.duplicate === true);
+    } finally {
+      inFlight.delete(id);
+      settle(stored);
     }
   }
 
@@ -281,6 +314,8 @@ function keptHeaders(headers: HeaderLookup): Record<string, string> {
   }
   return kept;
 }
+
+function noop(): void {}
 
 function truncate(value: string, max: number): string {
   return value.length > max ? `${value.slice(0, max)}…` : value;
