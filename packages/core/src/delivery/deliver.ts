@@ -1,4 +1,5 @@
 import { WEBHOOK_HEADERS, WEBHOOK_METHOD } from "@plant-store/spec";
+import { functionOption, invalidOption, numberOption, stringOption } from "../options.js";
 import { signatureHeader } from "../signing/index.js";
 import { VERSION } from "../version.js";
 import { checkTarget } from "./check-target.js";
@@ -20,6 +21,10 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 /** Default number of response bytes kept for the attempt log. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 4096;
 
+// setTimeout's limit: a longer delay fires at once (with a TimeoutOverflowWarning), timing out every attempt.
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const DEFAULT_USER_AGENT = `plant-store/${VERSION}`;
+const HEADER_VALUE = /^[\x21-\x7e][\x20-\x7e]*$/;
 // Visible ASCII: anything else is not a valid header value, and the receiver deduplicates on it byte for byte.
 const HEADER_SAFE_ID = /^[\x21-\x7e]+$/;
 
@@ -28,7 +33,9 @@ const HEADER_SAFE_ID = /^[\x21-\x7e]+$/;
  * Webhooks headers (`webhook-id` = `message.id`, `webhook-timestamp` = this attempt, `webhook-signature`
  * with one `v1,` signature per secret, omitted when there is none) and `user-agent`. Redirects are never
  * followed, the whole attempt is bounded by `timeoutMs`, and at most `maxResponseBytes` of the response
- * are read. Never throws: every problem becomes an outcome whose `error` holds neither token nor secret.
+ * are read. Rejects only for invalid options (`PlantStoreError` `invalid_option`: `timeoutMs` 1 to 2^31-1 ms,
+ * `maxResponseBytes` an integer ≥ 0, functions for `fetch`/`transport`/`now`, a header-safe `userAgent`); every
+ * other problem becomes an outcome whose `error` holds neither token nor secret.
  *
  * - `delivered`: 2xx. `gone`: 410.
  * - `retry`: 3xx, 429/502/503/504 (with `retryAfterMs` from `Retry-After`), any other status, network
@@ -51,9 +58,31 @@ export async function deliver(
   message: OutgoingMessage,
   options: DeliverOptions = {},
 ): Promise<DeliveryOutcome> {
-  const transport = options.transport ?? fetchTransport(options.fetch ?? globalThis.fetch);
-  const now = options.now ?? Date.now;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const transport =
+    functionOption<Transport | undefined>("transport", options.transport, undefined) ??
+    fetchTransport(functionOption("fetch", options.fetch, globalThis.fetch));
+  const now = functionOption("now", options.now, Date.now);
+  const timeoutMs = numberOption("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, {
+    min: 1,
+    max: MAX_TIMEOUT_MS,
+    unit: "(milliseconds)",
+  });
+  const maxResponseBytes = numberOption(
+    "maxResponseBytes",
+    options.maxResponseBytes,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    {
+      min: 0,
+      integer: true,
+      unit: "(bytes)",
+    },
+  );
+  const userAgent = stringOption("userAgent", options.userAgent, DEFAULT_USER_AGENT);
+  if (!HEADER_VALUE.test(userAgent)) {
+    throw invalidOption(
+      "userAgent must be a non-empty header value: visible ASCII and spaces, no line breaks.",
+    );
+  }
   const sensitive = [target.token, ...target.secrets];
   const timestamp = Math.floor(now() / 1000);
   const unusable = (error: string): DeliveryOutcome => ({
@@ -72,7 +101,7 @@ export async function deliver(
   const headers: Record<string, string> = {
     authorization: `Bearer ${target.token}`,
     "content-type": "application/json",
-    "user-agent": options.userAgent ?? `plant-store/${VERSION}`,
+    "user-agent": userAgent,
     [WEBHOOK_HEADERS.id]: message.id,
     [WEBHOOK_HEADERS.timestamp]: String(timestamp),
   };
@@ -98,13 +127,7 @@ export async function deliver(
     ...(result.error === undefined ? {} : { error: redact(result.error, sensitive) }),
   });
 
-  const request = new AttemptRequest(
-    checked.url.href,
-    headers,
-    message.body,
-    timeoutMs,
-    options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-  );
+  const request = new AttemptRequest(checked.url.href, headers, message.body, timeoutMs, maxResponseBytes);
   const timeUp = (error: unknown) =>
     request.timedOut || (error as { name?: unknown } | null)?.name === "TimeoutError";
   try {

@@ -6,6 +6,14 @@ import {
   type TokenVerifier,
 } from "../auth/index.js";
 import { type NewPlant, type NewPlantLossless, parseNewPlant } from "../events/index.js";
+import {
+  describe,
+  functionOption,
+  invalidOption,
+  numberOption,
+  objectOption,
+  stringOption,
+} from "../options.js";
 import { createVerifier } from "../signing/index.js";
 import { errorResponse, okResponse } from "./responses.js";
 import type {
@@ -89,24 +97,43 @@ const MAX_ID_LENGTH = 256;
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const path = options.path === undefined ? WEBHOOK_PATH : options.path;
-  const realm = options.realm ?? "plant-store";
+  if (typeof options !== "object" || options === null) {
+    throw invalidOption("createWebhookHandler takes an options object: { tokens, onEvent, … }.");
+  }
+  const maxBodyBytes = numberOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, {
+    min: 1,
+    integer: true,
+    unit: "(bytes)",
+  });
+  const path = checkPath(options.path);
+  const realm = stringOption("realm", options.realm, "plant-store");
+  if (options.secrets !== undefined && !Array.isArray(options.secrets)) {
+    throw invalidOption(
+      "secrets must be an array of 'whsec_…' strings (several during rotation); wrap a single secret in [ ].",
+    );
+  }
   const secrets = options.secrets && options.secrets.length > 0 ? options.secrets : null;
   // Secrets are decoded once, here: a bad one throws now (a configuration error), not on every request.
   const verify = secrets ? createVerifier(secrets) : null;
-  const toleranceSeconds = options.toleranceSeconds ?? 300;
-  const now = options.now ?? Date.now;
-  const mode = options.mode ?? "safe";
-  const tokens = Array.isArray(options.tokens)
-    ? createTokenVerifier(options.tokens as readonly string[])
-    : (options.tokens as TokenVerifier);
+  const toleranceSeconds = numberOption("toleranceSeconds", options.toleranceSeconds, 300, {
+    min: 0,
+    unit: "(seconds)",
+  });
+  const now = functionOption("now", options.now, Date.now);
+  const mode = stringOption("mode", options.mode, "safe", ["safe", "lossless"]);
+  const tokens = tokenVerifierOption(options.tokens);
+  if (typeof options.onEvent !== "function") {
+    throw invalidOption(
+      `onEvent must be a function (event) => … that stores the event (the 200 is sent after it resolves); got ${describe(options.onEvent)}.`,
+    );
+  }
   const onEvent = options.onEvent as (event: ReceivedEvent) => OnEventResult | Promise<OnEventResult>;
-  const { dedup, logger } = options;
-  // webhook-ids whose dedup check → onEvent → add is running; resolves to whether the event was stored.
-  const inFlight = new Map<string, Promise<boolean>>();
+  const dedup = objectOption<DedupStore>("dedup", options.dedup, ["has", "add"]);
+  const logger = objectOption<Logger>("logger", options.logger, ["warn", "error"]);
   // Every 401 carries a challenge (RFC 9110 §15.5.2), also when the token passed and the signature did not.
   const signatureChallenge = { "www-authenticate": bearerChallenge({ realm }) };
+  // webhook-ids whose dedup check → onEvent → add is running; resolves to whether the event was stored.
+  const inFlight = new Map<string, Promise<boolean>>();
 
   function preflight(request: Omit<WebhookRequest, "body">): WebhookResponse | null {
     if (path !== null && request.path !== path) {
@@ -316,6 +343,28 @@ function keptHeaders(headers: HeaderLookup): Record<string, string> {
 }
 
 function noop(): void {}
+
+function checkPath(path: unknown): string | null {
+  if (path === undefined) return WEBHOOK_PATH;
+  if (path === null || (typeof path === "string" && path.startsWith("/"))) return path;
+  throw invalidOption(
+    `path must be a string starting with '/' (default ${WEBHOOK_PATH}), or null when a framework routes; got ${describe(path)}.`,
+  );
+}
+
+function tokenVerifierOption(tokens: unknown): TokenVerifier {
+  if (Array.isArray(tokens)) return createTokenVerifier(tokens);
+  if (
+    typeof tokens === "object" &&
+    tokens !== null &&
+    typeof (tokens as TokenVerifier).verify === "function"
+  ) {
+    return tokens as TokenVerifier;
+  }
+  throw invalidOption(
+    `tokens must be an array of accepted bearer tokens (clear or 'sha256:<hex>'), or a TokenVerifier; got ${describe(tokens)}. Wrap a single token in [ ].`,
+  );
+}
 
 function truncate(value: string, max: number): string {
   return value.length > max ? `${value.slice(0, max)}…` : value;

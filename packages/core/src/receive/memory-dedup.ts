@@ -1,8 +1,10 @@
+import { numberOption } from "../options.js";
 import type { DedupStore } from "./types.js";
 
 /**
  * An in-memory {@link DedupStore} that keeps the last `max` ids (oldest forgotten first).
- * Enough for one process; use a durable store (the receiver's inbox) across restarts.
+ * Enough for one process; use a durable store (the receiver's inbox) across restarts. `max` must be an integer
+ * ≥ 1 (`PlantStoreError` `invalid_option` otherwise).
  *
  * @example
  * ```ts
@@ -11,8 +13,8 @@ import type { DedupStore } from "./types.js";
  * dedup.has("msg_1"); // true
  * ```
  */
-export function createMemoryDedup(options: { max?: number } = {}): DedupStore {
-  const max = options.max ?? 10_000;
+export function createMemoryDedup(options: { max?: number | undefined } = {}): DedupStore {
+  const max = numberOption("max", options.max, 10_000, { min: 1, integer: true, unit: "(ids kept)" });
   const seen = new Set<string>();
   return {
     has: (id) => seen.has(id),

@@ -1,5 +1,5 @@
 import type { CryptoProvider } from "../crypto/types.js";
-import { PlantStoreError } from "../errors.js";
+import { functionOption, numberOption } from "../options.js";
 import { idProblem, parseTimestamp, signedContent } from "./message-parts.js";
 import { parseSecrets } from "./secret.js";
 import { parseSignatureHeader } from "./signature-header.js";
@@ -90,10 +90,11 @@ export async function verifyWithKeys(
   keys: readonly Uint8Array[],
   input: Omit<VerifyInput, "secrets">,
 ): Promise<VerifyResult> {
-  const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  if (!Number.isFinite(tolerance) || tolerance < 0) {
-    throw new PlantStoreError("invalid_option", "toleranceSeconds must be a non-negative number of seconds.");
-  }
+  const tolerance = numberOption("toleranceSeconds", input.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, {
+    min: 0,
+    unit: "(seconds)",
+  });
+  const now = functionOption("now", input.now, Date.now);
 
   const { id, timestamp: rawTimestamp, signature } = input;
   if (!id || !rawTimestamp || !signature) {
@@ -121,7 +122,7 @@ export async function verifyWithKeys(
   const parsed = parseSignatureHeader(signature);
   if (!parsed.ok) return fail("malformed_signature", parsed.message);
 
-  const nowSeconds = Math.floor((input.now ?? Date.now)() / 1000);
+  const nowSeconds = Math.floor(now() / 1000);
   const clockAdvice =
     "Sign every attempt with the current time, and keep sender and receiver clocks in sync (NTP).";
   if (nowSeconds - timestamp > tolerance) {
