@@ -20,7 +20,16 @@ import { errorResponse } from "../receive/responses.js";
 import type { WebhookResponse } from "../receive/types.js";
 import { nodeHeaders } from "./node.js";
 
-/** The slice of a Fastify instance the plugin uses (structural, so Fastify stays an optional peer). */
+/**
+ * The methods the plugin routes, spelled as Fastify's `HTTPMethods` literals: Fastify 4 types `route({ method })`
+ * as that union only (Fastify 5 also takes any string), so a plain `string[]` would not type-check against it.
+ */
+export type FastifyRouteMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+
+/**
+ * The slice of a Fastify instance the plugin uses (structural, so Fastify stays an optional peer); both Fastify 4
+ * and 5 instances fit it.
+ */
 export interface FastifyLike {
   removeAllContentTypeParsers(): void;
   setErrorHandler(
@@ -36,7 +45,7 @@ export interface FastifyLike {
     parser: (req: unknown, body: Buffer, done: (err: Error | null, body?: unknown) => void) => void,
   ): void;
   route(opts: {
-    method: string[];
+    method: FastifyRouteMethod[];
     url: string;
     bodyLimit?: number;
     handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown>;
@@ -57,7 +66,7 @@ interface FastifyReplyLike {
 /** Plugin options: the pipeline's options, plus `path` (default `/plant/webhook`). */
 export type FastifyWebhookOptions = WebhookHandlerOptions;
 
-const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const METHODS: FastifyRouteMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /**
  * Fastify plugin: `app.register(plantStoreWebhook, options)`. Every method on the path reaches the

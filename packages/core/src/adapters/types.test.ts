@@ -1,9 +1,10 @@
+import Fastify from "fastify";
 import { describe, expectTypeOf, it } from "vitest";
 import { createToken } from "../auth/index.js";
 import type { NewPlant, NewPlantLossless } from "../events/index.js";
 import type { ReceivedEvent } from "../receive/types.js";
 import { plantStoreWebhook as expressWebhook } from "./express.js";
-import { plantStoreWebhook as fastifyWebhook } from "./fastify.js";
+import { type FastifyLike, plantStoreWebhook as fastifyWebhook } from "./fastify.js";
 import { createFetchHandler } from "./fetch.js";
 import { plantStoreWebhook as honoWebhook } from "./hono.js";
 import { createNodeHandler } from "./node.js";
@@ -55,5 +56,56 @@ describe("adapters type onEvent's event from the options", () => {
         expectTypeOf(event.payload).toEqualTypeOf<NewPlant>();
       },
     });
+  });
+});
+
+// Fastify 4's `HTTPMethods` (fastify@4.29.1 types/utils.d.ts): its `route({ method })` takes these literals only,
+// not any string as Fastify 5 does. Fastify 4 is not a dev dependency here; the scratch check with fastify@4.29.1
+// is in the changeset's notes.
+type Fastify4Method =
+  | "DELETE"
+  | "GET"
+  | "HEAD"
+  | "PATCH"
+  | "POST"
+  | "PUT"
+  | "OPTIONS"
+  | "PROPFIND"
+  | "PROPPATCH"
+  | "MKCOL"
+  | "COPY"
+  | "MOVE"
+  | "LOCK"
+  | "UNLOCK"
+  | "TRACE"
+  | "SEARCH"
+  | "REPORT"
+  | "MKCALENDAR";
+type Fastify4HTTPMethods = Uppercase<Fastify4Method> | Lowercase<Fastify4Method>;
+
+describe("the Fastify plugin registers on real Fastify instances", () => {
+  it("Fastify 5: app.register(plantStoreWebhook, { tokens, secrets, onEvent }) as in the README", () => {
+    const tokens = [createToken()];
+    const secrets = ["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"];
+    const onEvent = async (event: ReceivedEvent<NewPlant>) => {
+      expectTypeOf(event.payload.id).toEqualTypeOf<number>();
+    };
+    // Only compiled: registering is what tsc checks; the app is never started.
+    const register = async () => {
+      const app = Fastify();
+      await app.register(fastifyWebhook, { tokens, secrets, onEvent });
+      await app.register(fastifyWebhook, {
+        tokens,
+        mode: "lossless",
+        onEvent: async (_: ReceivedEvent<NewPlantLossless>) => {},
+      });
+    };
+    expectTypeOf(register).toBeFunction();
+  });
+
+  it("Fastify 4: the routed methods are literals of its HTTPMethods, not any string", () => {
+    type RoutedMethods = Parameters<FastifyLike["route"]>[0]["method"];
+    expectTypeOf<RoutedMethods>().toExtend<Fastify4HTTPMethods[]>();
+    expectTypeOf<RoutedMethods>().not.toEqualTypeOf<string[]>();
   });
 });
