@@ -44,7 +44,7 @@ export class HttpError extends PlantStoreError {
     status: number,
     code: string,
     message: string,
-    options?: { headers?: Record<string, string>; cause?: unknown },
+    options?: { headers?: Record<string, string> | undefined; cause?: unknown },
   ) {
     super(code, message, options);
     this.status = status;

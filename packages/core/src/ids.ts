@@ -12,9 +12,9 @@ const MESSAGE_ID = /^msg_[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 /** Injectable sources of {@link createMessageIdGenerator} and {@link createMessageId}. */
 export interface MessageIdOptions {
   /** Clock in milliseconds since the epoch. Default `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Returns `n` random bytes. Default `crypto.getRandomValues`. */
-  random?: (n: number) => Uint8Array;
+  random?: ((n: number) => Uint8Array) | undefined;
 }
 
 /**

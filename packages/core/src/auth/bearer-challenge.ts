@@ -8,11 +8,11 @@
  */
 export interface BearerChallengeOptions {
   /** Protection space; default `plant-store`. */
-  realm?: string;
+  realm?: string | undefined;
   /** RFC 6750 §3.1 error code: `invalid_request` (400) or `invalid_token` (401, a token was presented). */
-  error?: "invalid_request" | "invalid_token";
+  error?: "invalid_request" | "invalid_token" | undefined;
   /** Human-readable `error_description`. */
-  description?: string;
+  description?: string | undefined;
 }
 
 /**

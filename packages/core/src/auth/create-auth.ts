@@ -13,7 +13,7 @@ import { buildTokenVerifier, type TokenVerifier } from "./token-verifier.js";
  */
 export interface Auth {
   /** See {@link createToken}. */
-  createToken(options?: { random?: (n: number) => Uint8Array }): string;
+  createToken(options?: { random?: ((n: number) => Uint8Array) | undefined }): string;
   /** See {@link hashToken}. */
   hashToken(token: string): Promise<string>;
   /** See {@link createTokenVerifier}. */

@@ -24,7 +24,7 @@ const auth = createAuth(platformCrypto);
  * const token = createToken(); // "psk_" + 36 letters and digits
  * ```
  */
-export function createToken(options?: { random?: (n: number) => Uint8Array }): string {
+export function createToken(options?: { random?: ((n: number) => Uint8Array) | undefined }): string {
   return auth.createToken(options);
 }
 

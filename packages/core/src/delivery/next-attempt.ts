@@ -56,13 +56,13 @@ export type NextAttempt =
  */
 export interface NextAttemptOptions {
   /** `schedule[i]` is the delay before attempt `i + 1`. Default {@link STANDARD_SCHEDULE_MS}. */
-  schedule?: readonly number[];
+  schedule?: readonly number[] | undefined;
   /** Uniform in [0, 1). Default `Math.random`. */
-  random?: () => number;
+  random?: (() => number) | undefined;
   /** Relative spread in [0, 1]. Default 0.2. */
-  jitter?: number;
+  jitter?: number | undefined;
   /** Upper bound for a `Retry-After` delay. Default 24 h. */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
 }
 
 /**

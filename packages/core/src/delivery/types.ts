@@ -42,20 +42,20 @@ export interface OutgoingMessage {
  */
 export interface DeliverOptions {
   /** Default `globalThis.fetch`. Ignored when `transport` is given. */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
   /**
    * Sends the request instead of `fetch`: for HTTP clients cheaper than WHATWG fetch (the sender passes one
    * built on undici's `request`, pinned to the address its SSRF guard checked).
    */
-  transport?: Transport;
+  transport?: Transport | undefined;
   /** Clock in milliseconds; signs `webhook-timestamp` and measures latency. Default `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Whole attempt, response headers and the kept body included. Default 15 000 ms. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Default `plant-store/<version>`. */
-  userAgent?: string;
+  userAgent?: string | undefined;
   /** Response bytes kept in `responseBody`; the rest is never read. Default 4096. */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
 }
 
 /**
@@ -80,16 +80,16 @@ export type OutcomeKind = "delivered" | "retry" | "gone" | "failed";
 export interface DeliveryOutcome {
   kind: OutcomeKind;
   /** The response status, when a response arrived. */
-  status?: number;
+  status?: number | undefined;
   latencyMs: number;
   /** Unix seconds signed into this attempt (`webhook-timestamp`). */
   timestamp: number;
   /** At most `maxResponseBytes` of the response, decoded as UTF-8. */
-  responseBody?: string;
+  responseBody?: string | undefined;
   /** From `Retry-After` on 429/502/503/504, relative to the attempt's clock. */
-  retryAfterMs?: number;
+  retryAfterMs?: number | undefined;
   /** Why the attempt did not deliver; never contains the token or a secret. */
-  error?: string;
+  error?: string | undefined;
 }
 
 /**
@@ -135,7 +135,7 @@ export interface TransportRequest {
 export interface TransportResponse {
   status: number;
   /** `"opaqueredirect"` from a browser fetch with `redirect: "manual"` (status 0); otherwise omitted. */
-  type?: string;
+  type?: string | undefined;
   headers: { get(name: string): string | null };
   /** At most `maxResponseBytes` of the body, decoded as UTF-8; the rest is discarded, never buffered. */
   readBody(): Promise<string>;

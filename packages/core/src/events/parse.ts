@@ -29,7 +29,7 @@ export type ParseResult<T> =
  */
 export interface ParseOptions {
   /** `safe` (default): `id` is a number within ±(2^53-1). `lossless`: `id` is a bigint over all of int64. */
-  mode?: ParseMode;
+  mode?: ParseMode | undefined;
 }
 
 const EXAMPLE = 'e.g. {"id": 1, "name": "Monstera"}';
@@ -54,7 +54,10 @@ const EXAMPLE = 'e.g. {"id": 1, "name": "Monstera"}';
  * if (!refused.ok) refused.issues; // [{ pointer: "/id", message: 'id 9007199254740993 is beyond 2^53-1 … { mode: "lossless" } …' }]
  * ```
  */
-export function parseNewPlant(raw: string | Uint8Array, options?: { mode?: "safe" }): ParseResult<NewPlant>;
+export function parseNewPlant(
+  raw: string | Uint8Array,
+  options?: { mode?: "safe" | undefined },
+): ParseResult<NewPlant>;
 export function parseNewPlant(
   raw: string | Uint8Array,
   options: { mode: "lossless" },

@@ -35,8 +35,12 @@ export const Plant = z.looseObject(
   { name, tag },
   { error: notAnObject('A plant must be a JSON object with a string "name"') },
 );
-/** A plant as {@link Plant} outputs it; unknown keys appear through the index signature. */
-export type Plant = z.infer<typeof Plant>;
+/**
+ * A plant as the spec declares it (`components.schemas.Plant`): `{ name: string; tag?: string }`. Properties the
+ * spec does not declare pass validation and stay in the parsed value at run time, but are not part of the type;
+ * read them with `(value as Record<string, unknown>).color`, or from the raw body.
+ */
+export type Plant = { name: string; tag?: string };
 
 const newPlantError = notAnObject(
   'A New Plant event must be a JSON object with an integer "id" and a string "name"',
@@ -54,8 +58,11 @@ const newPlantError = notAnObject(
  * ```
  */
 export const NewPlant = z.looseObject({ id: SafeId, name, tag }, { error: newPlantError });
-/** A New Plant event whose `id` is a safe-integer `number`. */
-export type NewPlant = z.infer<typeof NewPlant>;
+/**
+ * A New Plant event whose `id` is a safe-integer `number`: exactly the spec's `NewPlant`,
+ * `{ id: number; name: string; tag?: string }` (undeclared properties are kept at run time, see {@link Plant}).
+ */
+export type NewPlant = { id: number; name: string; tag?: string };
 
 /**
  * The New Plant event in lossless mode: `id` is any int64, output as a `bigint` (input: a `bigint`, or a
@@ -68,5 +75,8 @@ export type NewPlant = z.infer<typeof NewPlant>;
  * ```
  */
 export const NewPlantLossless = z.looseObject({ id: LosslessId, name, tag }, { error: newPlantError });
-/** A New Plant event whose `id` is a `bigint` over the whole int64 range. */
-export type NewPlantLossless = z.infer<typeof NewPlantLossless>;
+/**
+ * A New Plant event whose `id` is a `bigint` over the whole int64 range: `{ id: bigint; name: string; tag?: string }`
+ * (undeclared properties are kept at run time, see {@link Plant}).
+ */
+export type NewPlantLossless = { id: bigint; name: string; tag?: string };

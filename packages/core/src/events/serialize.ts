@@ -15,7 +15,7 @@ import { type NewPlant, NewPlantLossless } from "./plant.js";
  * serializeNewPlant({ id: 1, name: "Monstera", tag: "tropical" }); // '{"id":1,"name":"Monstera","tag":"tropical"}'
  * ```
  */
-export function serializeNewPlant(value: NewPlant | NewPlantLossless): string {
+export function serializeNewPlant(value: (NewPlant | NewPlantLossless) & { [key: string]: unknown }): string {
   // The lossless schema takes both id types and refuses unsafe numbers with advice that fits a sender.
   const result = NewPlantLossless.safeParse(value);
   if (!result.success) {

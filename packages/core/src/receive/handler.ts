@@ -33,26 +33,26 @@ interface CommonOptions {
   /** Accepted bearer tokens (clear or `sha256:<hex>`), or a ready verifier. Required. */
   tokens: readonly string[] | TokenVerifier;
   /** `whsec_` secrets; when given, a valid Standard Webhooks signature is required. */
-  secrets?: readonly string[];
+  secrets?: readonly string[] | undefined;
   /** Allowed clock skew for `webhook-timestamp`, both ways. Default 300 s. */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
   /** Body cap in bytes (413 beyond it). Default 1 MiB. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /** The path served; `null` when a framework routes (any path accepted). Default `/plant/webhook`. */
-  path?: string | null;
+  path?: string | null | undefined;
   /** `realm` of the `WWW-Authenticate` challenge. Default `plant-store`. */
-  realm?: string;
+  realm?: string | undefined;
   /** Dedup on `webhook-id` before `onEvent`; optional when `onEvent` deduplicates itself. */
-  dedup?: DedupStore;
+  dedup?: DedupStore | undefined;
   /** Clock in ms. Default `Date.now`. */
-  now?: () => number;
-  logger?: Logger;
+  now?: (() => number) | undefined;
+  logger?: Logger | undefined;
 }
 
 /** Options of {@link createWebhookHandler}; `mode` picks the id type handed to `onEvent`. */
 export type WebhookHandlerOptions =
   | (CommonOptions & {
-      mode?: "safe";
+      mode?: "safe" | undefined;
       /** Stores or acts on the event; 200 is answered only after it resolves. Throwing → 503. */
       onEvent: (event: ReceivedEvent<NewPlant>) => OnEventResult | Promise<OnEventResult>;
     })

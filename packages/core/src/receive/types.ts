@@ -43,7 +43,7 @@ export interface DedupStore {
 
 /** What `onEvent` may answer: a store that deduplicates itself reports duplicates here. */
 // biome-ignore lint/suspicious/noConfusingVoidType: `void` lets `onEvent` be a plain `(e) => { save(e) }` callback.
-export type OnEventResult = void | undefined | { duplicate?: boolean };
+export type OnEventResult = void | undefined | { duplicate?: boolean | undefined };
 
 /** A minimal logger; `console` fits. */
 export interface Logger {

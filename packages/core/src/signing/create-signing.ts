@@ -13,7 +13,7 @@ import { type VerifyInput, type VerifyResult, verifyWith } from "./verify.js";
  */
 export interface Signing {
   /** See {@link createSecret}. */
-  createSecret(options?: { random?: (n: number) => Uint8Array }): string;
+  createSecret(options?: { random?: ((n: number) => Uint8Array) | undefined }): string;
   /** See {@link sign}. */
   sign(input: SignedMessage & { secret: string }): Promise<string>;
   /** See {@link signatureHeader}. */

@@ -25,7 +25,7 @@ const signing = createSigning(platformCrypto);
  * const secret = createSecret(); // "whsec_…" (44 base64 characters)
  * ```
  */
-export function createSecret(options?: { random?: (n: number) => Uint8Array }): string {
+export function createSecret(options?: { random?: ((n: number) => Uint8Array) | undefined }): string {
   return signing.createSecret(options);
 }
 

@@ -51,9 +51,9 @@ export interface VerifyInput {
   /** The raw body exactly as received; a string is taken as UTF-8. */
   body: string | Uint8Array;
   /** Clock in milliseconds; default `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Accepted clock difference in seconds, both into the past and the future; default 300. */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
 }
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
