@@ -67,6 +67,73 @@ describe.each(implementations)("standardwebhooks interop on $implementation cryp
   });
 });
 
+describe.each(implementations)("malformed signature entries on $implementation crypto", (crypto) => {
+  const signing = createSigning(crypto);
+  // Entries the reference library skips: no comma, a v1 value that is not base64 of 32 bytes, an empty v1 value.
+  const junkArb = fc.constantFrom(
+    "v1,notbase64!!",
+    "v1,",
+    "v1,AAAAAAAAAAAAAAAAAAAAAA==",
+    "nocomma",
+    "v1,a b",
+  );
+
+  it("a valid signature beside malformed entries verifies in both directions", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        secretArb,
+        idArb,
+        bodyArb,
+        junkArb,
+        fc.boolean(),
+        async (secret, id, body, junk, first) => {
+          const timestamp = Math.floor(Date.now() / 1000);
+          const around = (signature: string) => (first ? `${junk} ${signature}` : `${signature} ${junk}`);
+          const theirs = new Webhook(secret).sign(id, new Date(timestamp * 1000), body);
+          const ours = await signing.verify({
+            secrets: [secret],
+            id,
+            timestamp: String(timestamp),
+            signature: around(theirs),
+            body,
+          });
+          expect(ours).toEqual({ ok: true, timestamp });
+          const header = around(await signing.signatureHeader({ secrets: [secret], id, timestamp, body }));
+          const headers = {
+            "webhook-id": id,
+            "webhook-timestamp": String(timestamp),
+            "webhook-signature": header,
+          };
+          expect(() => new Webhook(secret).verify(body, headers, { jsonParse: false })).not.toThrow();
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("a header of malformed entries only is refused by both", async () => {
+    const secret = `whsec_${toBase64(new Uint8Array(32).fill(5))}`;
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = "v1,notbase64!! v1,";
+    const ours = await signing.verify({
+      secrets: [secret],
+      id: "msg_1",
+      timestamp: String(timestamp),
+      signature,
+      body: "{}",
+    });
+    expect(ours).toMatchObject({ ok: false, code: "malformed_signature" });
+    const headers = {
+      "webhook-id": "msg_1",
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": signature,
+    };
+    expect(() => new Webhook(secret).verify("{}", headers, { jsonParse: false })).toThrow(
+      /No matching signature/,
+    );
+  });
+});
+
 describe("vectors.json against the reference library", () => {
   // The reference library is laxer on malformed headers (it accepts dotted ids, parses "1.5" as 1), so only the
   // verdicts both implement — accept, bad signature, timestamp window — are compared.

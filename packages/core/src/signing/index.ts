@@ -59,7 +59,8 @@ export function signatureHeader(input: SignedMessage & { secrets: readonly strin
 }
 
 /**
- * Verifies a Standard Webhooks v1 message over its raw body. Entries of other versions are ignored; each secret
+ * Verifies a Standard Webhooks v1 message over its raw body. Entries of other versions are ignored and malformed
+ * entries skipped (as the reference library does; a header with no well-formed entry is `malformed_signature`); each secret
  * is tried against each v1 signature without stopping early; the timestamp must lie within `toleranceSeconds`
  * (default 300) of `now` in both directions. Failures come back as a result; only bad configuration throws.
  *

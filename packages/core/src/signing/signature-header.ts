@@ -4,7 +4,7 @@ const HMAC_SHA256_BYTES = 32;
 
 /**
  * A `webhook-signature` header split into its v1 signatures; entries of other versions (e.g. `v1a`) are counted
- * and ignored.
+ * and ignored, malformed entries are counted and skipped.
  *
  * @example
  * ```ts
@@ -12,16 +12,18 @@ const HMAC_SHA256_BYTES = 32;
  * ```
  */
 export type ParsedSignatureHeader =
-  | { ok: true; v1: Uint8Array[]; otherVersions: number }
+  | { ok: true; v1: Uint8Array[]; otherVersions: number; skipped: number }
   | { ok: false; message: string };
 
 /**
- * Parses space-separated `<version>,<signature>` entries. Any v1 entry that is not base64 of a 32-byte HMAC makes
- * the whole header malformed: a sender that writes one broken signature should hear about it.
+ * Parses space-separated `<version>,<signature>` entries the way the Standard Webhooks reference does: a malformed
+ * entry (no version prefix, or a v1 value that is not base64 of a 32-byte HMAC) is skipped, so one broken entry
+ * cannot hide a valid signature next to it. Only a header without a single well-formed entry is malformed.
  *
  * @example
  * ```ts
- * parseSignatureHeader("v1,abc v1a,xyz"); // { ok: false, message: "…" } (abc is not a 32-byte base64 value)
+ * parseSignatureHeader("v1,abc v1a,xyz"); // { ok: true, v1: [], otherVersions: 1, skipped: 1 }
+ * parseSignatureHeader("v1,abc");         // { ok: false, message: "…" } (abc is not a 32-byte base64 value)
  * ```
  */
 export function parseSignatureHeader(header: string): ParsedSignatureHeader {
@@ -29,21 +31,29 @@ export function parseSignatureHeader(header: string): ParsedSignatureHeader {
   if (entries.length === 0) return malformed("it holds no signature.");
   const v1: Uint8Array[] = [];
   let otherVersions = 0;
+  let skipped = 0;
+  let problem = "";
   for (const entry of entries) {
     const comma = entry.indexOf(",");
-    if (comma <= 0)
-      return malformed("an entry has no version prefix; write each signature as 'v1,<base64>'.");
+    if (comma <= 0) {
+      skipped++;
+      problem ||= "an entry has no version prefix; write each signature as 'v1,<base64>'.";
+      continue;
+    }
     if (entry.slice(0, comma) !== "v1") {
       otherVersions++;
       continue;
     }
     const signature = fromBase64(entry.slice(comma + 1));
     if (signature?.length !== HMAC_SHA256_BYTES) {
-      return malformed("a v1 signature is not the base64 of a 32-byte HMAC-SHA256.");
+      skipped++;
+      problem ||= "a v1 signature is not the base64 of a 32-byte HMAC-SHA256.";
+      continue;
     }
     v1.push(signature);
   }
-  return { ok: true, v1, otherVersions };
+  if (v1.length === 0 && otherVersions === 0) return malformed(problem);
+  return { ok: true, v1, otherVersions, skipped };
 }
 
 function malformed(problem: string): ParsedSignatureHeader {

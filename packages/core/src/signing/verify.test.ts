@@ -118,10 +118,36 @@ describe.each(implementations)("verify on $implementation crypto", (crypto) => {
     expect(result).toMatchObject({ ok: false, code, message: expect.stringContaining(fragment) });
   });
 
-  it("refuses a header where any v1 entry is broken, even next to a valid one", async () => {
+  it("skips malformed entries next to a valid one, as the reference library does", async () => {
     const input = await signed();
-    const result = await signing.verify({ ...input, signature: `${input.signature} v1,broken` });
-    expect(result).toMatchObject({ ok: false, code: "malformed_signature" });
+    for (const signature of [
+      `v1,notbase64!! ${input.signature}`,
+      `${input.signature} v1,`,
+      `${input.signature} v1,broken`,
+      `nocomma ,x v1,AAAAAAAAAAAAAAAAAAAAAA== ${input.signature}`,
+    ]) {
+      expect(await signing.verify({ ...input, signature })).toEqual({ ok: true, timestamp: T });
+    }
+  });
+
+  it("is malformed only when no entry is well-formed; otherwise no match is a 401 code", async () => {
+    const input = await signed();
+    expect(await signing.verify({ ...input, signature: "v1,broken v1, nocomma" })).toMatchObject({
+      ok: false,
+      code: "malformed_signature",
+      message: expect.stringContaining("32-byte"),
+    });
+    const wrong = await signing.signatureHeader({ ...message, secrets: [OTHER] });
+    expect(await signing.verify({ ...input, signature: `v1,broken ${wrong}` })).toMatchObject({
+      ok: false,
+      code: "no_matching_signature",
+      message: expect.stringContaining("1 malformed entry was skipped"),
+    });
+    expect(await signing.verify({ ...input, signature: "v1a,c2lnbmVk v1,broken v1," })).toMatchObject({
+      ok: false,
+      code: "no_matching_signature",
+      message: expect.stringContaining("2 malformed entries were skipped"),
+    });
   });
 
   it("throws only for bad configuration, never echoing a secret", async () => {

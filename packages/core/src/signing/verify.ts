@@ -137,10 +137,14 @@ export async function verifyWithKeys(
       `The webhook-timestamp is ${timestamp - nowSeconds} s in the future, beyond the ${tolerance} s tolerance. ${clockAdvice}`,
     );
   }
+  const skipped =
+    parsed.skipped === 0
+      ? ""
+      : ` ${parsed.skipped} malformed entr${parsed.skipped === 1 ? "y was" : "ies were"} skipped.`;
   if (parsed.v1.length === 0) {
     return fail(
       "no_matching_signature",
-      `webhook-signature carries ${parsed.otherVersions} signature(s) but none of version v1; this receiver verifies v1 (HMAC-SHA256).`,
+      `webhook-signature carries ${parsed.otherVersions} signature(s) but none of version v1; this receiver verifies v1 (HMAC-SHA256).${skipped}`,
     );
   }
 
@@ -161,7 +165,7 @@ export async function verifyWithKeys(
   if (matches !== 1) {
     return fail(
       "no_matching_signature",
-      "No v1 signature matches this body with any configured secret. Check that sender and receiver share the same whsec_ secret and that the raw body reaches verification unchanged (not re-serialized or re-encoded).",
+      `No v1 signature matches this body with any configured secret. Check that sender and receiver share the same whsec_ secret and that the raw body reaches verification unchanged (not re-serialized or re-encoded).${skipped}`,
     );
   }
   return { ok: true, timestamp };

@@ -180,6 +180,33 @@ const CASES: Case[] = [
     expected: "malformed_signature",
   },
   {
+    name: "malformed-entry-beside-valid",
+    description:
+      "A malformed v1 entry before the valid one: malformed entries are skipped (as the Standard Webhooks reference does).",
+    signature: (signed) => `v1,notbase64!! ${signed}`,
+    expected: "ok",
+  },
+  {
+    name: "empty-entry-after-valid",
+    description: "A trailing empty 'v1,' entry after the valid one is skipped.",
+    signature: (signed) => `${signed} v1,`,
+    expected: "ok",
+  },
+  {
+    name: "malformed-entry-beside-wrong",
+    description:
+      "A malformed entry next to a well-formed signature that does not match: no match, not malformed.",
+    signedWith: [OTHER],
+    signature: (signed) => `v1,notbase64!! ${signed}`,
+    expected: "no_matching_signature",
+  },
+  {
+    name: "only-malformed-entries",
+    description: "Several entries, none well-formed: the header is malformed.",
+    signature: () => "v1,not*valid*base64 v1, AAECAwQFBgcICQoLDA0ODw==",
+    expected: "malformed_signature",
+  },
+  {
     name: "blank-signature",
     description: "The webhook-signature header holds only spaces.",
     signature: () => "   ",
