@@ -31,7 +31,8 @@ export function createSecret(options?: { random?: ((n: number) => Uint8Array) | 
 
 /**
  * Signs one message: `v1,<base64 HMAC-SHA256 over "${id}.${timestamp}.${body}">`, the body bytes exactly as given.
- * Throws a `PlantStoreError` for a bad secret (`invalid_secret`), an id with `.` (`malformed_id`) or a timestamp
+ * Throws a `PlantStoreError` for a bad secret (`invalid_secret`), an id that is not 1 to 256 visible ASCII
+ * characters (`malformed_id`; dots are allowed) or a timestamp
  * that is not whole non-negative seconds (`malformed_timestamp`).
  *
  * @example

@@ -5,17 +5,19 @@ const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 const DIGITS = /^[0-9]{1,16}$/;
 
 /**
- * Why a `webhook-id` is unusable, or `null` when it is fine: 1 to 256 visible ASCII characters without `.`
- * (a dot would make `${id}.${timestamp}.${body}` ambiguous).
+ * Why a `webhook-id` is unusable, or `null` when it is fine: 1 to 256 visible ASCII characters (no spaces, no
+ * control characters). Dots are allowed, as the Standard Webhooks reference allows them: `${id}.${timestamp}.${body}`
+ * cannot be re-split into another valid message, because the timestamp must be digits and a New Plant body is a
+ * JSON object (it starts with `{`, never with `<digits>.`).
  *
  * @example
  * ```ts
  * idProblem("msg_p5jXN8AQM9LWM0D4loKWxJek"); // null
- * idProblem("msg.1");                        // "it contains '.', …"
+ * idProblem("evt.2024.1");                   // null
+ * idProblem("msg 1");                        // "it must be 1 to 256 visible ASCII characters."
  * ```
  */
 export function idProblem(id: string): string | null {
-  if (id.includes(".")) return "it contains '.', which would make the signed content ambiguous.";
   if (id.length > MAX_ID_LENGTH || !VISIBLE_ASCII.test(id)) {
     return `it must be 1 to ${MAX_ID_LENGTH} visible ASCII characters.`;
   }

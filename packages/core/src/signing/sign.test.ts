@@ -28,6 +28,13 @@ describe.each(implementations)("signing on $implementation crypto", (crypto) => 
     expect(await signing.sign({ ...STANDARD, body: `${STANDARD.body} ` })).not.toBe(STANDARD_SIGNATURE);
   });
 
+  it("signs ids with dots, as the Standard Webhooks reference does", async () => {
+    // Standard Webhooks reference: new Webhook(secret).sign("evt.2024.1", new Date(1614265330000), body)
+    expect(await signing.sign({ ...STANDARD, id: "evt.2024.1" })).toBe(
+      "v1,Aj903bp8vR1RBQG41Uu40n0Xbb2c1pMpRb8zH8LLi/s=",
+    );
+  });
+
   it("joins one signature per secret with spaces", async () => {
     const other = createSecret({ random: (n) => new Uint8Array(n).fill(9) });
     const header = await signing.signatureHeader({ ...STANDARD, secrets: [STANDARD.secret, other] });
@@ -36,8 +43,10 @@ describe.each(implementations)("signing on $implementation crypto", (crypto) => 
   });
 
   it.each([
-    ["an id with a dot", { id: "msg.1" }, "malformed_id"],
     ["an empty id", { id: "" }, "malformed_id"],
+    ["an id with a space", { id: "msg 1" }, "malformed_id"],
+    ["an id with a control character", { id: "msg\u00011" }, "malformed_id"],
+    ["an id over 256 characters", { id: "m".repeat(257) }, "malformed_id"],
     ["a fractional timestamp", { timestamp: 1614265330.5 }, "malformed_timestamp"],
     ["a negative timestamp", { timestamp: -1 }, "malformed_timestamp"],
     ["milliseconds beyond the safe range", { timestamp: 2 ** 53 }, "malformed_timestamp"],
@@ -58,7 +67,7 @@ describe("sign (bound to #crypto)", () => {
     const [node, web] = implementations.map(createSigning);
     await fc.assert(
       fc.asyncProperty(
-        fc.stringMatching(/^[\x21-\x2d\x2f-\x7e]{1,40}$/),
+        fc.stringMatching(/^[\x21-\x7e]{1,40}$/),
         fc.nat(),
         fc.oneof(fc.string(), fc.uint8Array()),
         async (id, timestamp, body) => {

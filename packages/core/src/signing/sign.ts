@@ -13,7 +13,7 @@ import { parseSecret, parseSecrets } from "./secret.js";
  * ```
  */
 export interface SignedMessage {
-  /** `webhook-id`: the same on every retry; no `.`. */
+  /** `webhook-id`: the same on every retry; 1 to 256 visible ASCII characters (dots allowed). */
   id: string;
   /** `webhook-timestamp`: unix seconds of this attempt. */
   timestamp: number;

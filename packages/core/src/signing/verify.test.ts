@@ -89,7 +89,6 @@ describe.each(implementations)("verify on $implementation crypto", (crypto) => {
   });
 
   it.each([
-    ["id", { id: "msg.1" }, "malformed_id", "contains '.'"],
     ["id", { id: "msg 1" }, "malformed_id", "visible ASCII"],
     ["id", { id: "m".repeat(257) }, "malformed_id", "1 to 256"],
     ["timestamp", { timestamp: `${T}.0` }, "malformed_timestamp", "digits only"],
@@ -174,7 +173,7 @@ describe.each(implementations)("verify on $implementation crypto", (crypto) => {
   it("round-trips any message within the tolerance and refuses any changed body", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.stringMatching(/^[\x21-\x2d\x2f-\x7e]{1,64}$/),
+        fc.stringMatching(/^[\x21-\x7e]{1,64}$/),
         fc.integer({ min: 0, max: 2 ** 40 }),
         fc.integer({ min: -300, max: 300 }),
         fc.uint8Array({ maxLength: 200 }),

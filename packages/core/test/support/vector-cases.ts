@@ -215,8 +215,21 @@ const CASES: Case[] = [
   {
     name: "id-with-dot",
     description:
-      "A correctly computed signature, but the id contains '.', which makes the signed content ambiguous.",
-    id: "msg_01JDZK8M3V9Q6W0H7F2.TNXRB5C",
+      "An id with dots is accepted, as the Standard Webhooks reference accepts it: the signed content cannot be re-split into another valid id and timestamp, which must be digits.",
+    id: "evt.2024.1",
+    expected: "ok",
+  },
+  {
+    name: "id-with-space",
+    description:
+      "A correctly computed signature, but the id contains a space; ids are 1 to 256 visible ASCII characters.",
+    id: "msg 01JDZK8M3V9Q6W0H7F2TNXRB5C",
+    expected: "malformed_id",
+  },
+  {
+    name: "id-too-long",
+    description: "A correctly computed signature over a 257-character id; ids are at most 256 characters.",
+    id: "m".repeat(257),
     expected: "malformed_id",
   },
   {
