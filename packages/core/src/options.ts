@@ -98,6 +98,24 @@ export function stringOption<S extends string>(
 }
 
 /**
+ * Checks a body handed to `sign`, `signatureHeader`, `verify` or `parseNewPlant` from plain JavaScript: a string
+ * (sent as UTF-8) or a `Uint8Array` (a `Buffer` is one) of the exact bytes; anything else throws a
+ * `PlantStoreError` with code `invalid_body`.
+ *
+ * @example
+ * ```ts
+ * checkBody("sign", input.body);
+ * ```
+ */
+export function checkBody(caller: string, body: unknown): asserts body is string | Uint8Array {
+  if (typeof body === "string" || body instanceof Uint8Array) return;
+  throw new PlantStoreError(
+    "invalid_body",
+    `${caller}: body must be a string or a Uint8Array (a Buffer is one) holding the exact bytes; got ${describe(body)}. Pass the raw body, not a parsed object; wrap an ArrayBuffer as new Uint8Array(buffer).`,
+  );
+}
+
+/**
  * A `PlantStoreError` with code `invalid_option`.
  *
  * @example

@@ -26,7 +26,8 @@ export type AcceptedToken = { kind: "hash"; hash: Uint8Array } | { kind: "clear"
 export function parseAcceptedToken(
   value: unknown,
 ): { ok: true; entry: AcceptedToken } | { ok: false; problem: string } {
-  if (typeof value !== "string" || value === "") return { ok: false, problem: "it is empty." };
+  if (typeof value !== "string") return { ok: false, problem: "it is not a string; pass the token text." };
+  if (value === "") return { ok: false, problem: "it is empty." };
   if (value.startsWith(HASH_PREFIX)) {
     const hash = fromHex(value.slice(HASH_PREFIX.length));
     if (hash?.length !== 32) {
@@ -50,6 +51,7 @@ export function parseAcceptedToken(
  * ```
  */
 export function clearTokenProblem(token: string): string | null {
+  if (typeof token !== "string") return "it is not a string; pass the token text.";
   if (token === "") return "it is empty.";
   if (!isB64Token(token)) {
     return "it has characters a bearer token cannot carry (only letters, digits, - . _ ~ + / and trailing =). Check for quotes, spaces or a trailing line break.";

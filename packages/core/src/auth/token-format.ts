@@ -53,6 +53,7 @@ export function generateToken(random: (n: number) => Uint8Array): string {
  */
 export function checkTokenFormat(token: string): { ok: true } | { ok: false; reason: string } {
   const copyAgain = "Copy it again completely, without quotes, spaces or line breaks.";
+  if (typeof token !== "string") return fail(`It is not a string; pass the token text. ${copyAgain}`);
   if (!token.startsWith(TOKEN_PREFIX)) {
     return fail(
       `It does not start with '${TOKEN_PREFIX}'; Plant Store tokens are '${TOKEN_PREFIX}' followed by 36 letters and digits.`,

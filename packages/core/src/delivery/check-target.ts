@@ -28,7 +28,7 @@ export function checkTarget(target: DeliveryTarget): { ok: true; url: URL } | { 
   if (url.username !== "" || url.password !== "") {
     return { ok: false, reason: "The target URL must not contain credentials; use the token instead." };
   }
-  if (!B64TOKEN.test(target.token)) {
+  if (typeof target.token !== "string" || !B64TOKEN.test(target.token)) {
     return {
       ok: false,
       reason: "The target token is empty or not a valid bearer token (RFC 6750 b64token characters only).",

@@ -83,7 +83,8 @@ export async function deliver(
       "userAgent must be a non-empty header value: visible ASCII and spaces, no line breaks.",
     );
   }
-  const sensitive = [target.token, ...target.secrets];
+  const secrets: readonly unknown[] = Array.isArray(target.secrets) ? target.secrets : [];
+  const sensitive = [target.token, ...secrets].filter((value): value is string => typeof value === "string");
   const timestamp = Math.floor(now() / 1000);
   const unusable = (error: string): DeliveryOutcome => ({
     kind: "failed",
@@ -92,10 +93,16 @@ export async function deliver(
     error: redact(error, sensitive),
   });
 
+  if (!Array.isArray(target.secrets)) {
+    return unusable("The target's secrets must be an array of 'whsec_…' strings (empty to send unsigned).");
+  }
   const checked = checkTarget(target);
   if (!checked.ok) return unusable(checked.reason);
-  if (!HEADER_SAFE_ID.test(message.id)) {
-    return unusable("The message id must be non-empty visible ASCII to be sent as webhook-id.");
+  if (typeof message.id !== "string" || !HEADER_SAFE_ID.test(message.id)) {
+    return unusable("The message id must be a non-empty string of visible ASCII to be sent as webhook-id.");
+  }
+  if (typeof message.body !== "string" && !(message.body instanceof Uint8Array)) {
+    return unusable("The message body must be a string or a Uint8Array holding the exact bytes to send.");
   }
 
   const headers: Record<string, string> = {

@@ -1,6 +1,7 @@
 import { PlantStoreError } from "../errors.js";
 import { parseJsonLossless } from "../json/parse-lossless.js";
 import { decodeUtf8 } from "../json/utf8.js";
+import { checkBody } from "../options.js";
 import type { ParseMode } from "./id.js";
 import { checkIdLiteral } from "./id-literal.js";
 import { describeIssues, type Issue, toIssues } from "./issues.js";
@@ -77,6 +78,7 @@ export function parseNewPlant(
       `Unknown parse mode ${JSON.stringify(mode)}; use "safe" or "lossless".`,
     );
   }
+  checkBody("parseNewPlant", raw);
   let text: string;
   if (typeof raw === "string") text = raw;
   else {

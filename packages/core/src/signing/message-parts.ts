@@ -18,6 +18,7 @@ const DIGITS = /^[0-9]{1,16}$/;
  * ```
  */
 export function idProblem(id: string): string | null {
+  if (typeof id !== "string") return `it must be a string of 1 to ${MAX_ID_LENGTH} visible ASCII characters.`;
   if (id.length > MAX_ID_LENGTH || !VISIBLE_ASCII.test(id)) {
     return `it must be 1 to ${MAX_ID_LENGTH} visible ASCII characters.`;
   }

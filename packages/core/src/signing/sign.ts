@@ -1,6 +1,7 @@
 import type { CryptoProvider } from "../crypto/types.js";
 import { toBase64 } from "../encoding.js";
 import { PlantStoreError } from "../errors.js";
+import { checkBody } from "../options.js";
 import { idProblem, signedContent } from "./message-parts.js";
 import { parseSecret, parseSecrets } from "./secret.js";
 
@@ -35,6 +36,7 @@ export async function signWith(
   input: SignedMessage & { secret: string },
 ): Promise<string> {
   const key = parseSecret(input.secret);
+  checkBody("sign", input.body);
   return signature(crypto, key, content(input));
 }
 
@@ -52,6 +54,7 @@ export async function signatureHeaderWith(
   input: SignedMessage & { secrets: readonly string[] },
 ): Promise<string> {
   const keys = parseSecrets(input.secrets);
+  checkBody("signatureHeader", input.body);
   const hmacSync = crypto.hmacSha256Sync;
   if (hmacSync) {
     // node:crypto: one synchronous HMAC per key over `id.timestamp.` and the body, without copying them together.

@@ -1,5 +1,6 @@
 import type { CryptoProvider } from "../crypto/types.js";
-import { functionOption, numberOption } from "../options.js";
+import { PlantStoreError } from "../errors.js";
+import { checkBody, describe, functionOption, numberOption } from "../options.js";
 import { idProblem, parseTimestamp, signedContent } from "./message-parts.js";
 import { parseSecrets } from "./secret.js";
 import { parseSignatureHeader } from "./signature-header.js";
@@ -95,6 +96,9 @@ export async function verifyWithKeys(
     unit: "(seconds)",
   });
   const now = functionOption("now", input.now, Date.now);
+  checkBody("verify", input.body);
+  headerArgument("id", input.id);
+  headerArgument("signature", input.signature);
 
   const { id, timestamp: rawTimestamp, signature } = input;
   if (!id || !rawTimestamp || !signature) {
@@ -169,6 +173,15 @@ export async function verifyWithKeys(
     );
   }
   return { ok: true, timestamp };
+}
+
+/** A header handed to `verify` must be the header text, or null/undefined when absent: anything else is a bug. */
+function headerArgument(name: string, value: unknown): void {
+  if (value === null || value === undefined || typeof value === "string") return;
+  throw new PlantStoreError(
+    "invalid_argument",
+    `verify: ${name} must be the webhook-${name} header as a string, or null/undefined when it is absent; got ${describe(value)}.`,
+  );
 }
 
 function fail(code: VerifyFailure, message: string): VerifyResult {
