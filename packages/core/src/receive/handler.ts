@@ -132,8 +132,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const logger = objectOption<Logger>("logger", options.logger, ["warn", "error"]);
   // Every 401 carries a challenge (RFC 9110 §15.5.2), also when the token passed and the signature did not.
   const signatureChallenge = { "www-authenticate": bearerChallenge({ realm }) };
-  // webhook-ids whose dedup check → onEvent → add is running; resolves to whether the event was stored.
-  const inFlight = new Map<string, Promise<boolean>>();
+  // webhook-ids whose dedup check → onEvent → add is running: null while nobody waits, else a promise that
+  // resolves to whether the event was stored.
+  const inFlight = new Map<string, InFlight | null>();
 
   function preflight(request: Omit<WebhookRequest, "body">): WebhookResponse | null {
     if (path !== null && request.path !== path) {
@@ -266,42 +267,41 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     };
     try {
       if (id === null || !dedup) return okResponse((await onEvent(event))?.duplicate === true);
-      return await storeOnce(id, dedup, event);
+      // Dedup check → onEvent → add runs for one request per id at a time in this handler: a request whose id is
+      // in flight waits, then answers as a duplicate if the first one's onEvent resolved, or takes over (dedup
+      // re-checked, onEvent called) if it failed. Across processes, the dedup store has to decide. (Inline, not a
+      // helper: one more async frame per request costs more than the bookkeeping.)
+      for (let entry = inFlight.get(id); entry !== undefined; entry = inFlight.get(id)) {
+        // The first waiter makes the promise; a request alone with its id never pays for one.
+        if (entry === null) {
+          let settle: (stored: boolean) => void = noop;
+          const stored = new Promise<boolean>((resolve) => {
+            settle = resolve;
+          });
+          entry = { stored, settle };
+          inFlight.set(id, entry);
+        }
+        if (await entry.stored) return okResponse(true);
+      }
+      inFlight.set(id, null);
+      let stored = false;
+      try {
+        if (await dedup.has(id)) {
+          stored = true;
+          return okResponse(true);
+        }
+        const result = await onEvent(event);
+        stored = true;
+        await dedup.add(id);
+        return okResponse(result?.duplicate === true);
+      } finally {
+        const waiting = inFlight.get(id);
+        inFlight.delete(id);
+        waiting?.settle(stored);
+      }
     } catch (error) {
       logger?.error("storing the event failed", { webhookId: id, error: errorMessage(error) });
       return errorResponse(503, "The event could not be stored right now. It was not accepted; retry later.");
-    }
-  }
-
-  /**
-   * Dedup check → `onEvent` → `dedup.add`, one request per id at a time within this handler: a request whose id
-   * is in flight waits for it, then answers as a duplicate if the first one's `onEvent` resolved, or takes over
-   * (dedup re-checked, `onEvent` called) if it failed. Across processes, the dedup store has to decide.
-   */
-  async function storeOnce(id: string, dedup: DedupStore, event: ReceivedEvent): Promise<WebhookResponse> {
-    for (let pending = inFlight.get(id); pending !== undefined; pending = inFlight.get(id)) {
-      if (await pending) return okResponse(true);
-    }
-    let settle: (stored: boolean) => void = noop;
-    inFlight.set(
-      id,
-      new Promise<boolean>((resolve) => {
-        settle = resolve;
-      }),
-    );
-    let stored = false;
-    try {
-      if (await dedup.has(id)) {
-        stored = true;
-        return okResponse(true);
-      }
-      const result = await onEvent(event);
-      stored = true;
-      await dedup.add(id);
-      return okResponse(result?.duplicate === true);
-    } finally {
-      inFlight.delete(id);
-      settle(stored);
     }
   }
 
@@ -340,6 +340,11 @@ function keptHeaders(headers: HeaderLookup): Record<string, string> {
     if (value != null) kept[name] = value;
   }
   return kept;
+}
+
+interface InFlight {
+  stored: Promise<boolean>;
+  settle: (stored: boolean) => void;
 }
 
 function noop(): void {}

@@ -58,6 +58,7 @@ export interface VerifyInput {
 }
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
+const TOLERANCE_RANGE = { min: 0, unit: "(seconds)" };
 const SIGNED_HEADERS =
   "Signed webhooks carry webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks).";
 
@@ -91,12 +92,14 @@ export async function verifyWithKeys(
   keys: readonly Uint8Array[],
   input: Omit<VerifyInput, "secrets">,
 ): Promise<VerifyResult> {
-  const tolerance = numberOption("toleranceSeconds", input.toleranceSeconds, DEFAULT_TOLERANCE_SECONDS, {
-    min: 0,
-    unit: "(seconds)",
-  });
-  const now = functionOption("now", input.now, Date.now);
-  checkBody("verify", input.body);
+  // Inline checks first (this runs per request); the helpers only build the error of a bad value.
+  let tolerance = input.toleranceSeconds;
+  if (!(typeof tolerance === "number" && tolerance >= 0 && tolerance <= Number.MAX_VALUE)) {
+    tolerance = numberOption("toleranceSeconds", tolerance, DEFAULT_TOLERANCE_SECONDS, TOLERANCE_RANGE);
+  }
+  const now = typeof input.now === "function" ? input.now : functionOption("now", input.now, Date.now);
+  const body = input.body;
+  if (typeof body !== "string" && !(body instanceof Uint8Array)) checkBody("verify", body);
   headerArgument("id", input.id);
   headerArgument("signature", input.signature);
 
@@ -177,7 +180,7 @@ export async function verifyWithKeys(
 
 /** A header handed to `verify` must be the header text, or null/undefined when absent: anything else is a bug. */
 function headerArgument(name: string, value: unknown): void {
-  if (value === null || value === undefined || typeof value === "string") return;
+  if (typeof value === "string" || value === null || value === undefined) return;
   throw new PlantStoreError(
     "invalid_argument",
     `verify: ${name} must be the webhook-${name} header as a string, or null/undefined when it is absent; got ${describe(value)}.`,
