@@ -73,13 +73,19 @@ describe("plant-store-receiver: every status code of the contract, over a real s
     expectError(await post(receiver.url, body, await signedHeaders(body)), 400, /JSON/);
   });
 
-  it("400: malformed webhook headers (a webhook-id with a dot)", async () => {
+  it("400: malformed webhook headers (a webhook-id with a space)", async () => {
     const headers = {
       ...(await signedHeaders(PLANT)),
-      "webhook-id": "msg.1",
+      "webhook-id": "msg 1",
       "webhook-signature": `v1,${Buffer.alloc(32, 1).toString("base64")}`,
     };
     expectError(await post(receiver.url, PLANT, headers), 400, /id/i);
+  });
+
+  it("200: a correctly signed webhook-id with dots (the Standard Webhooks reference accepts them)", async () => {
+    const res = await post(receiver.url, PLANT, await signedHeaders(PLANT, { id: "evt.2026.11.23" }));
+    expect(res.status).toBe(200);
+    expect((await events()).some((e) => e.webhookId === "evt.2026.11.23")).toBe(true);
   });
 
   it("401: another scheme (Basic) carries no bearer token: a bare challenge, RFC 6750 §3", async () => {

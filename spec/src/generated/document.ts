@@ -219,11 +219,12 @@ export const document = {
         "name": "webhook-id",
         "in": "header",
         "required": false,
-        "description": "Standard Webhooks message id, unique per event and the same across retries; receivers deduplicate on it. Must not contain a `.`.",
+        "description": "Standard Webhooks message id, unique per event and the same across retries; receivers deduplicate on it. 1 to 256 visible ASCII characters (no spaces or control characters; dots allowed, as in the Standard Webhooks reference implementation).",
         "schema": {
           "type": "string",
           "minLength": 1,
-          "pattern": "^[^.]+$"
+          "maxLength": 256,
+          "pattern": "^[\\x21-\\x7E]+$"
         },
         "example": "msg_2zQz0kUQ6yk3n8aJ5xY2c1"
       },

@@ -48,7 +48,7 @@ export interface components {
     responses: never;
     parameters: {
         /**
-         * @description Standard Webhooks message id, unique per event and the same across retries; receivers deduplicate on it. Must not contain a `.`.
+         * @description Standard Webhooks message id, unique per event and the same across retries; receivers deduplicate on it. 1 to 256 visible ASCII characters (no spaces or control characters; dots allowed, as in the Standard Webhooks reference implementation).
          * @example msg_2zQz0kUQ6yk3n8aJ5xY2c1
          */
         WebhookId: string;
@@ -74,7 +74,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Standard Webhooks message id, unique per event and the same across retries; receivers deduplicate on it. Must not contain a `.`.
+                 * @description Standard Webhooks message id, unique per event and the same across retries; receivers deduplicate on it. 1 to 256 visible ASCII characters (no spaces or control characters; dots allowed, as in the Standard Webhooks reference implementation).
                  * @example msg_2zQz0kUQ6yk3n8aJ5xY2c1
                  */
                 "webhook-id"?: components["parameters"]["WebhookId"];
