@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { Agent, type IncomingMessage, request } from "node:http";
-import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest } from "../../../test-support/raw-http.js";
 import {
   ADMIN,
   cleanup,
@@ -14,26 +14,6 @@ import {
 } from "./support.js";
 
 const plant = (id: number) => JSON.stringify({ id, name: `Plant ${id}` });
-
-/** GET `path` with two Authorization header lines, over a raw socket (HTTP clients merge or refuse them). */
-async function getWithTwoAuthorizations(base: string, path: string, first: string, second: string) {
-  const socket = connect(Number(new URL(base).port), "127.0.0.1");
-  socket.end(
-    [
-      `GET ${path} HTTP/1.1`,
-      "host: x",
-      `authorization: ${first}`,
-      `authorization: ${second}`,
-      "connection: close",
-      "",
-      "",
-    ].join("\r\n"),
-  );
-  let answer = "";
-  for await (const chunk of socket) answer += chunk;
-  const [head = "", body = ""] = answer.split("\r\n\r\n");
-  return { status: Number(head.split(" ")[1]), body };
-}
 
 let receiver: Running;
 let plain: Running;
@@ -86,7 +66,10 @@ describe("admin endpoints", () => {
       [`Bearer ${ADMIN}`, `Bearer ${TOKEN}`],
       [`Bearer ${TOKEN}`, `Bearer ${ADMIN}`],
     ]) {
-      const res = await getWithTwoAuthorizations(receiver.url, "/events", first as string, second as string);
+      const res = await rawRequest(receiver.url, "GET", "/events", [
+        `authorization: ${first}`,
+        `authorization: ${second}`,
+      ]);
       expect(res.status).toBe(400);
       expect(JSON.parse(res.body)).toEqual({ error: 400, message: expect.stringContaining("more than one") });
     }

@@ -1,29 +1,9 @@
 import { request } from "node:http";
-import { connect } from "node:net";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest } from "../../../test-support/raw-http.js";
 import { adminOpenApi } from "../src/openapi.js";
 import { ADMIN, api, cleanup, type Running, SECRET, SENDER_BIN, start, stop, TOKEN } from "./support.js";
-
-/** GET `path` with two Authorization header lines, over a raw socket (HTTP clients merge or refuse them). */
-async function getWithTwoAuthorizations(base: string, path: string, first: string, second: string) {
-  const socket = connect(Number(new URL(base).port), "127.0.0.1");
-  socket.end(
-    [
-      `GET ${path} HTTP/1.1`,
-      "host: x",
-      `authorization: ${first}`,
-      `authorization: ${second}`,
-      "connection: close",
-      "",
-      "",
-    ].join("\r\n"),
-  );
-  let answer = "";
-  for await (const chunk of socket) answer += chunk;
-  const [head = "", body = ""] = answer.split("\r\n\r\n");
-  return { status: Number(head.split(" ")[1]), body };
-}
 
 let sender: Running;
 beforeAll(async () => {
@@ -128,12 +108,10 @@ describe("admin API over a real socket", () => {
       [`Bearer ${ADMIN}`, `Bearer ${TOKEN}`],
       [`Bearer ${TOKEN}`, `Bearer ${ADMIN}`],
     ]) {
-      const res = await getWithTwoAuthorizations(
-        sender.url,
-        "/subscriptions",
-        first as string,
-        second as string,
-      );
+      const res = await rawRequest(sender.url, "GET", "/subscriptions", [
+        `authorization: ${first}`,
+        `authorization: ${second}`,
+      ]);
       expect(res.status).toBe(400);
       expect(JSON.parse(res.body)).toEqual({ error: 400, message: expect.stringContaining("more than one") });
     }

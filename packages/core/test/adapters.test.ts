@@ -1,10 +1,11 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
-import { type AddressInfo, connect } from "node:net";
+import type { AddressInfo } from "node:net";
 import express from "express";
 import Fastify from "fastify";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
+import { rawRequest } from "../../../test-support/raw-http.js";
 import { BODY_ALREADY_PARSED, plantStoreWebhook as expressWebhook } from "../src/adapters/express.js";
 import { plantStoreWebhook as fastifyWebhook } from "../src/adapters/fastify.js";
 import { plantStoreWebhook as honoWebhook } from "../src/adapters/hono.js";
@@ -35,30 +36,6 @@ function options(events: ReceivedEvent[], extra: Record<string, unknown> = {}) {
     },
     ...extra,
   } as never;
-}
-
-/** Sends a request over a raw socket (header lines as given, duplicates included); resolves with the raw answer. */
-async function rawRequest(
-  base: string,
-  target: string,
-  headerLines: string[],
-  body: string,
-): Promise<string> {
-  const socket = connect(Number(new URL(base).port), "127.0.0.1");
-  socket.end(
-    [
-      `POST ${target} HTTP/1.1`,
-      "host: x",
-      ...headerLines,
-      `content-length: ${Buffer.byteLength(body)}`,
-      "connection: close",
-      "",
-      body,
-    ].join("\r\n"),
-  );
-  let answer = "";
-  for await (const chunk of socket) answer += chunk;
-  return answer;
 }
 
 /** The same black-box checks against every adapter, over a real socket. */
@@ -112,8 +89,9 @@ async function contract(base: string, path: string, events: ReceivedEvent[]) {
     const lines = Object.entries(twice)
       .filter(([k]) => k !== "authorization")
       .map(([k, v]) => `${k}: ${v}`);
-    const answer = await rawRequest(
+    const { raw: answer } = await rawRequest(
       base,
+      "POST",
       path,
       [...order.map((v) => `Authorization: ${v}`), ...lines],
       PLANT,
@@ -135,7 +113,7 @@ describe("adapters over real sockets", () => {
     // Absolute-form request target (RFC 9112 §3.2.2: a server must accept it), over a raw socket.
     const headers = await signedHeaders(PLANT, { id: "m-absolute" });
     const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
-    const answer = await rawRequest(base, `${base}/plant/webhook?via=proxy`, lines, PLANT);
+    const { raw: answer } = await rawRequest(base, "POST", `${base}/plant/webhook?via=proxy`, lines, PLANT);
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     expect(events).toHaveLength(2);
   });

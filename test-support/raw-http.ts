@@ -1,0 +1,29 @@
+// A request written byte for byte on a raw socket: what HTTP clients refuse to send or merge (two Authorization
+// field lines, an absolute-form target). Shared by the core adapter tests and the app suites (not published).
+import { connect } from "node:net";
+
+/** Writes `method target` with `headerLines` as given (duplicates kept) and `body`; resolves with the raw answer. */
+export async function rawRequest(
+  base: string,
+  method: string,
+  target: string,
+  headerLines: readonly string[],
+  body = "",
+): Promise<{ raw: string; status: number; body: string }> {
+  const socket = connect(Number(new URL(base).port), "127.0.0.1");
+  socket.end(
+    [
+      `${method} ${target} HTTP/1.1`,
+      "host: x",
+      ...headerLines,
+      ...(body === "" ? [] : [`content-length: ${Buffer.byteLength(body)}`]),
+      "connection: close",
+      "",
+      body,
+    ].join("\r\n"),
+  );
+  let raw = "";
+  for await (const chunk of socket) raw += chunk;
+  const split = raw.indexOf("\r\n\r\n");
+  return { raw, status: Number(raw.split(" ")[1]), body: split === -1 ? "" : raw.slice(split + 4) };
+}
