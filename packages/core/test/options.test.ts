@@ -88,6 +88,9 @@ describe("deliver refuses invalid options instead of failing every attempt", () 
     ["timeoutMs", 2 ** 31, /timeoutMs .*got 2147483648/],
     ["maxResponseBytes", -5, /maxResponseBytes must be an integer at least 0 \(bytes\); got -5/],
     ["userAgent", "agent\r\nx-injected: 1", /userAgent must be a non-empty header value/],
+    ["userAgent", "agent\0", /userAgent must be a non-empty header value/],
+    ["userAgent", " ", /userAgent must be a non-empty header value/],
+    ["userAgent", "bot 🌱", /userAgent must be a non-empty header value/],
     ["fetch", "fetch", /fetch must be a function; got a string/],
     ["transport", {}, /transport must be a function; got an object/],
     ["now", 5, /now must be a function; got 5/],
@@ -97,6 +100,22 @@ describe("deliver refuses invalid options instead of failing every attempt", () 
     expect(error).toBeInstanceOf(PlantStoreError);
     expect(error).toMatchObject({ code: "invalid_option", message: expect.stringMatching(pattern) });
   });
+
+  it.each(["café-bot/1.0", "bot/1.0\t(tabbed)"])(
+    "accepts the header value %j and sends it as given",
+    async (agent) => {
+      let sent: string | undefined;
+      const outcome = await deliver(target, message, {
+        userAgent: agent,
+        transport: async (request) => {
+          sent = request.headers["user-agent"];
+          return transport();
+        },
+      });
+      expect(outcome.kind).toBe("delivered");
+      expect(sent).toBe(agent);
+    },
+  );
 
   it("still delivers with valid options and explicit undefined values", async () => {
     const outcome = await deliver(target, message, {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createFetchHandler } from "../src/adapters/fetch.js";
 import type { WebhookHandlerOptions } from "../src/receive/handler.js";
 import { createMemoryDedup, type ReceivedEvent } from "../src/receive/index.js";
@@ -106,6 +106,38 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
       expect(answers.sort()).toEqual(["200 null", "200 true", "503 null"]);
       expect(calls()).toBe(2);
       expect(events).toHaveLength(1);
+    });
+
+    it("a first request that never settles holds its id for 10 s at most; then a retry runs onEvent itself", async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      try {
+        let calls = 0;
+        const handler = app({
+          onEvent: (event: ReceivedEvent) => {
+            if (calls++ === 0) return new Promise(() => {}); // a write stuck on a dead connection
+            events.push(event);
+          },
+        });
+        const headers = await signedHeaders(PLANT);
+        void post(handler, PLANT, headers);
+        let retried: Awaited<ReturnType<typeof post>> | undefined;
+        const retry = post(handler, PLANT, headers).then((r) => {
+          retried = r;
+        });
+        await vi.advanceTimersByTimeAsync(9_000);
+        expect(retried).toBeUndefined();
+        await vi.advanceTimersByTimeAsync(1_001);
+        await retry;
+        expect(retried?.status).toBe(200);
+        expect(retried?.headers.get("webhook-duplicate")).toBeNull();
+        expect(calls).toBe(2);
+        // The next one finds it stored (the stuck request's slot no longer blocks the id).
+        const third = await post(handler, PLANT, headers);
+        expect(third.headers.get("webhook-duplicate")).toBe("true");
+        expect(calls).toBe(2);
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it("different ids still run side by side", async () => {

@@ -24,7 +24,9 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 4096;
 // setTimeout's limit: a longer delay fires at once (with a TimeoutOverflowWarning), timing out every attempt.
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const DEFAULT_USER_AGENT = `plant-store/${VERSION}`;
-const HEADER_VALUE = /^[\x21-\x7e][\x20-\x7e]*$/;
+// A header value undici can send: no line breaks or NUL (header injection), nothing beyond Latin-1 (RFC 9110 field
+// values are bytes), not empty; tabs and other text are fine.
+const HEADER_VALUE = /^(?=.*\S)[^\r\n\0\u0100-\uffff]+$/s;
 // Visible ASCII: anything else is not a valid header value, and the receiver deduplicates on it byte for byte.
 const HEADER_SAFE_ID = /^[\x21-\x7e]+$/;
 
@@ -80,7 +82,7 @@ export async function deliver(
   const userAgent = stringOption("userAgent", options.userAgent, DEFAULT_USER_AGENT);
   if (!HEADER_VALUE.test(userAgent)) {
     throw invalidOption(
-      "userAgent must be a non-empty header value: visible ASCII and spaces, no line breaks.",
+      "userAgent must be a non-empty header value: no line breaks or NUL, and only Latin-1 characters.",
     );
   }
   const secrets: readonly unknown[] = Array.isArray(target.secrets) ? target.secrets : [];

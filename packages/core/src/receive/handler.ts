@@ -132,9 +132,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const logger = objectOption<Logger>("logger", options.logger, ["warn", "error"]);
   // Every 401 carries a challenge (RFC 9110 §15.5.2), also when the token passed and the signature did not.
   const signatureChallenge = { "www-authenticate": bearerChallenge({ realm }) };
-  // webhook-ids whose dedup check → onEvent → add is running: null while nobody waits, else a promise that
-  // resolves to whether the event was stored.
-  const inFlight = new Map<string, InFlight | null>();
+  // webhook-ids whose dedup check → onEvent → add is running, each with the slot of the request running it (its
+  // `stored` promise made only once another request waits).
+  const inFlight = new Map<string, InFlight>();
 
   function preflight(request: Omit<WebhookRequest, "body">): WebhookResponse | null {
     if (path !== null && request.path !== path) {
@@ -269,21 +269,31 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       if (id === null || !dedup) return okResponse((await onEvent(event))?.duplicate === true);
       // Dedup check → onEvent → add runs for one request per id at a time in this handler: a request whose id is
       // in flight waits, then answers as a duplicate if the first one's onEvent resolved, or takes over (dedup
-      // re-checked, onEvent called) if it failed. Across processes, the dedup store has to decide. (Inline, not a
-      // helper: one more async frame per request costs more than the bookkeeping.)
+      // re-checked, onEvent called) if it failed — or if it has not settled within IN_FLIGHT_WAIT_MS: a first
+      // request stuck on a dead connection must not hold every retry of its id. Across processes, the dedup store
+      // has to decide. (Inline, not a helper: one more async frame per request costs more than the bookkeeping.)
       for (let entry = inFlight.get(id); entry !== undefined; entry = inFlight.get(id)) {
         // The first waiter makes the promise; a request alone with its id never pays for one.
-        if (entry === null) {
+        if (entry.stored === undefined) {
           let settle: (stored: boolean) => void = noop;
-          const stored = new Promise<boolean>((resolve) => {
+          entry.stored = new Promise<boolean>((resolve) => {
             settle = resolve;
           });
-          entry = { stored, settle };
-          inFlight.set(id, entry);
+          entry.settle = settle;
         }
-        if (await entry.stored) return okResponse(true);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const outcome = await Promise.race([
+          entry.stored,
+          new Promise<"stuck">((resolve) => {
+            timer = setTimeout(resolve, IN_FLIGHT_WAIT_MS, "stuck");
+          }),
+        ]);
+        clearTimeout(timer);
+        if (outcome === true) return okResponse(true);
+        if (outcome === "stuck") break; // its slot is replaced below; when it ends it leaves ours alone
       }
-      inFlight.set(id, null);
+      const slot: InFlight = { stored: undefined, settle: noop };
+      inFlight.set(id, slot);
       let stored = false;
       try {
         if (await dedup.has(id)) {
@@ -295,9 +305,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         await dedup.add(id);
         return okResponse(result?.duplicate === true);
       } finally {
-        const waiting = inFlight.get(id);
-        inFlight.delete(id);
-        waiting?.settle(stored);
+        if (inFlight.get(id) === slot) inFlight.delete(id);
+        slot.settle(stored);
       }
     } catch (error) {
       logger?.error("storing the event failed", { webhookId: id, error: errorMessage(error) });
@@ -343,9 +352,12 @@ function keptHeaders(headers: HeaderLookup): Record<string, string> {
 }
 
 interface InFlight {
-  stored: Promise<boolean>;
+  stored: Promise<boolean> | undefined;
   settle: (stored: boolean) => void;
 }
+
+/** How long a request waits for another request of the same webhook-id before running itself. */
+const IN_FLIGHT_WAIT_MS = 10_000;
 
 function noop(): void {}
 

@@ -6,9 +6,11 @@ const DIGITS = /^[0-9]{1,16}$/;
 
 /**
  * Why a `webhook-id` is unusable, or `null` when it is fine: 1 to 256 visible ASCII characters (no spaces, no
- * control characters). Dots are allowed, as the Standard Webhooks reference allows them: `${id}.${timestamp}.${body}`
- * cannot be re-split into another valid message, because the timestamp must be digits and a New Plant body is a
- * JSON object (it starts with `{`, never with `<digits>.`).
+ * control characters). Dots are allowed, as the Standard Webhooks reference allows them. The signed content
+ * `${id}.${timestamp}.${body}` can then be re-split: a signature for id `evt.1700000000` also verifies id `evt` with
+ * timestamp `1700000000` and a body starting `<the real timestamp>.`. The receive pipeline refuses such a body (a
+ * New Plant is a JSON object, it starts with `{`); a caller of the standalone `verify()` whose bodies may start
+ * with digits should not accept ids with dots.
  *
  * @example
  * ```ts
