@@ -11,7 +11,7 @@ const core = await import(join(root, "packages/core/dist/index.js"));
 const dataDir = join(root, "data", "demo");
 // Each run starts from empty databases (earlier runs' subscriptions point at ports that are gone).
 rmSync(dataDir, { recursive: true, force: true });
-mkdirSync(dataDir, { recursive: true });
+mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // private, as the store makes the directories it creates
 const receiverDb = join(dataDir, "receiver.db");
 const senderDb = join(dataDir, "sender.db");
 
