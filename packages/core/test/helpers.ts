@@ -1,4 +1,5 @@
 import { WEBHOOK_PATH } from "@plant-store/spec";
+import { PlantStoreError } from "../src/errors.js";
 import { sign } from "../src/signing/index.js";
 
 export const TOKEN = "psk_1111111111111111111111111111114SunM0";
@@ -24,4 +25,15 @@ export async function signedHeaders(
 
 export function webhookUrl(base = "http://receiver.test"): string {
   return `${base}${WEBHOOK_PATH}`;
+}
+
+/** The PlantStoreError that `action` throws (any other error is rethrown; none is a failure). */
+export function thrown(action: () => unknown): PlantStoreError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof PlantStoreError) return error;
+    throw error;
+  }
+  throw new Error("expected a PlantStoreError");
 }

@@ -4,22 +4,12 @@ import { PlantStoreError } from "../src/errors.js";
 import { createWebhookHandler, type WebhookHandlerOptions } from "../src/receive/handler.js";
 import { createMemoryDedup } from "../src/receive/memory-dedup.js";
 import { verify } from "../src/signing/index.js";
-import { NOW_MS, SECRET, signedHeaders, TOKEN, webhookUrl } from "./helpers.js";
+import { NOW_MS, SECRET, signedHeaders, TOKEN, thrown, webhookUrl } from "./helpers.js";
 
 // Options as plain JavaScript (or process.env) hands them over: the types would refuse most of these.
 const base = { tokens: [TOKEN], secrets: [SECRET], onEvent: () => {} };
 const create = (extra: Record<string, unknown>) =>
   createWebhookHandler({ ...base, ...extra } as unknown as WebhookHandlerOptions);
-
-function thrown(action: () => unknown): PlantStoreError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof PlantStoreError) return error;
-    throw error;
-  }
-  throw new Error("expected a PlantStoreError");
-}
 
 describe("createWebhookHandler refuses invalid options when it is created", () => {
   it.each([

@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { thrown } from "../../test/helpers.js";
 import { fromBase64, toBase64 } from "../encoding.js";
-import { PlantStoreError } from "../errors.js";
 import { createSecret, parseSecret } from "./index.js";
 import { parseSecrets } from "./secret.js";
 
 const STANDARD_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-
-function thrown(action: () => unknown): PlantStoreError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof PlantStoreError) return error;
-    throw error;
-  }
-  throw new Error("expected a PlantStoreError");
-}
 
 describe("createSecret", () => {
   it("is whsec_ + base64 of 32 random bytes", () => {
