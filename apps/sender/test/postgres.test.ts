@@ -1,3 +1,4 @@
+import { createServer, type Socket, connect } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import {
   type Running,
   SECRET,
   SENDER_BIN,
+  sink,
   start,
   stop,
   TOKEN,
@@ -94,4 +96,93 @@ describe.skipIf(!PG_URL)("two senders share one PostgreSQL outbox", () => {
     });
     expect(events).toBe(total);
   }, 90_000);
+});
+
+describe.skipIf(!PG_URL)("an outcome committed on a connection that then died", () => {
+  let db: Awaited<ReturnType<typeof createDatabase>>;
+  const running: Running[] = [];
+  const closers: (() => Promise<void> | void)[] = [];
+  beforeAll(async () => {
+    db = await createDatabase(PG_URL as string, "sender_cut");
+  });
+  afterAll(async () => {
+    for (const r of running) await stop(r, "SIGKILL");
+    for (const close of closers) await close();
+    await db.drop();
+    cleanup();
+  });
+
+  it("is recognised as recorded when the retry finds the lease gone: one request, one attempt, no warning", async () => {
+    // A TCP proxy between the sender and PostgreSQL. Armed, it forwards the statement that records an outcome
+    // (it logs the attempt into delivery_attempts) to the server and then cuts the sender's side of that
+    // connection before the answer comes back: PostgreSQL commits, the sender sees its connection die.
+    const target = new URL(db.url);
+    let armed = false;
+    let cuts = 0;
+    const proxy = createServer((client: Socket) => {
+      const server = connect(Number(target.port || 5432), target.hostname);
+      server.on("data", (chunk) => {
+        if (!client.destroyed) client.write(chunk);
+      });
+      client.on("data", (chunk: Buffer) => {
+        server.write(chunk);
+        if (armed && chunk.includes("(delivery_id, attempt, attempted_at")) {
+          armed = false;
+          cuts++;
+          client.destroy();
+        }
+      });
+      // The server's side stays open a moment after the sender's closed, so a statement already forwarded is
+      // answered (and committed) rather than cancelled.
+      client.on("close", () => setTimeout(() => server.end(), 1_000));
+      client.on("error", () => {});
+      server.on("error", () => client.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    closers.push(() => new Promise<void>((r) => proxy.close(() => r())));
+    const proxied = new URL(db.url);
+    proxied.hostname = "127.0.0.1";
+    proxied.port = String((proxy.address() as { port: number }).port);
+
+    const endpoint = await sink((_req, res) => res.writeHead(200).end());
+    closers.push(() => endpoint.close());
+    const sender = await start(SENDER_BIN, [
+      "--admin-token",
+      ADMIN,
+      "--db",
+      proxied.toString(),
+      "--allow-networks",
+      "127.0.0.0/8",
+      "--timeout",
+      "2000",
+    ]);
+    running.push(sender);
+    const sub = await api(sender.url, "POST", "/subscriptions", { url: endpoint.url, token: TOKEN });
+    expect(sub.status).toBe(201);
+
+    armed = true;
+    expect((await api(sender.url, "POST", "/events", '{"id":1,"name":"Cut"}')).status).toBe(202);
+    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    closers.push(() => pool.end());
+    const attempts = () =>
+      pool.query<{ state: string; attempts: number; logged: number }>(
+        `SELECT d.state, d.attempts, (SELECT count(*)::int FROM plant_store.delivery_attempts a WHERE a.delivery_id = d.id) AS logged
+         FROM plant_store.deliveries d`,
+      );
+    await until(async () => (await attempts()).rows[0]?.state === "delivered");
+    expect(cuts).toBe(1);
+    // The sender logs the attempt once its outcome is recorded; it would warn instead had it taken the retry's
+    // lease_lost for a lost outcome.
+    await until(async () => sender.output().includes('"msg":"attempt"'));
+    // Past the lease (timeout 2 s + 5 s): a lost outcome would have been delivered again by now.
+    await new Promise((r) => setTimeout(r, 8_000));
+    expect(endpoint.requests).toHaveLength(1);
+    expect((await attempts()).rows).toEqual([{ state: "delivered", attempts: 1, logged: 1 }]);
+    expect(sender.output()).not.toContain("could not record the outcome");
+    expect(sender.output()).toMatch(/"msg":"attempt".*"outcome":"delivered"|"outcome":"delivered".*"msg":"attempt"/);
+
+    // The pool replaced the dead connection: the next event goes through as usual.
+    expect((await api(sender.url, "POST", "/events", '{"id":2,"name":"After"}')).status).toBe(202);
+    await until(async () => endpoint.requests.length === 2);
+  }, 60_000);
 });
