@@ -1,4 +1,4 @@
-import { createServer, type Socket, connect } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -179,7 +179,9 @@ describe.skipIf(!PG_URL)("an outcome committed on a connection that then died", 
     expect(endpoint.requests).toHaveLength(1);
     expect((await attempts()).rows).toEqual([{ state: "delivered", attempts: 1, logged: 1 }]);
     expect(sender.output()).not.toContain("could not record the outcome");
-    expect(sender.output()).toMatch(/"msg":"attempt".*"outcome":"delivered"|"outcome":"delivered".*"msg":"attempt"/);
+    expect(sender.output()).toMatch(
+      /"msg":"attempt".*"outcome":"delivered"|"outcome":"delivered".*"msg":"attempt"/,
+    );
 
     // The pool replaced the dead connection: the next event goes through as usual.
     expect((await api(sender.url, "POST", "/events", '{"id":2,"name":"After"}')).status).toBe(202);
