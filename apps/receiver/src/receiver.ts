@@ -16,7 +16,7 @@ import {
   send,
 } from "@plant-store/core/node";
 import { WEBHOOK_HEADERS, WEBHOOK_PATH } from "@plant-store/spec";
-import { type OpenStoreOptions, openStore, type Store } from "@plant-store/store";
+import { type OpenStoreOptions, openStore, type Store, StoreError } from "@plant-store/store";
 import type { Logger } from "pino";
 import { type AdminApi, createAdminApi } from "./admin.js";
 import { jsonResponse } from "./http.js";
@@ -171,12 +171,15 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         try {
           await store.ping();
           return send(res, jsonResponse(200, { status: "ready", backend: store.backend }));
-        } catch {
+        } catch (error) {
+          // The body names the code only; the details (a path, a host) go to the log, not to whoever asks.
+          const code = error instanceof StoreError ? error.code : "store_error";
+          logger?.warn({ code, error: (error as Error)?.message }, "not ready");
           return send(
             res,
             errorResponse(
               503,
-              "The store is not reachable or cannot take a write; webhooks are answered 503 until it can.",
+              `Not ready (${code}): the store cannot safely take writes right now. The receiver's log says why.`,
             ),
           );
         }

@@ -202,7 +202,11 @@ describe("plant-store-receiver: every status code of the contract, over a real s
       expectError({ status: res.status, body: await res.json() }, 503, /retry/i);
       // Not ready either: a read would still succeed (WAL), but a write cannot commit.
       const ready = await fetch(`${receiver.url}/readyz`);
-      expectError({ status: ready.status, body: await ready.json() }, 503, /cannot take a write/);
+      expectError(
+        { status: ready.status, body: await ready.json() },
+        503,
+        /^Not ready \(store_unavailable\): the store cannot safely take writes/,
+      );
     } finally {
       holder.exec("ROLLBACK");
       holder.close();

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReceiver } from "../src/index.js";
 import { cleanup, post, type Running, SECRET, signedHeaders, startReceiver, TOKEN } from "./support.js";
@@ -113,6 +117,41 @@ describe("HTTP edges, over raw sockets", () => {
     });
     expect(stale.status).toBe(401);
     expect(stale.headers.get("www-authenticate")).toBe('Bearer realm="plant-store"');
+  });
+
+  it("/readyz answers 503 naming only the code while the disk runs low; the log says where", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "receiver-disk-"));
+    const lines: string[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
+    const own = await createReceiver({
+      tokens: [TOKEN],
+      store: { url: join(dir, "receiver.db"), minFreeDiskBytes: Number.MAX_SAFE_INTEGER },
+      logger,
+    });
+    const url = await own.listen(0);
+    try {
+      const res = await fetch(`${url}/readyz`);
+      const body = (await res.json()) as { error: number; message: string };
+      expect(res.status).toBe(503);
+      expect(body).toEqual({
+        error: 503,
+        message: expect.stringMatching(/^Not ready \(disk_low\): .*log says why/),
+      });
+      expect(body.message).not.toContain(dir);
+      expect(lines.map((l) => JSON.parse(l))).toContainEqual(
+        expect.objectContaining({ msg: "not ready", code: "disk_low", error: expect.stringContaining(dir) }),
+      );
+      // The disk is not full: webhooks are still stored.
+      const stored = await fetch(`${url}/plant/webhook`, {
+        method: "POST",
+        body: PLANT,
+        headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+      });
+      expect(stored.status).toBe(200);
+    } finally {
+      await own.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("a client that stalls in its headers gets 408 (JSON) once headersTimeoutMs passes, not 30 s later", async () => {

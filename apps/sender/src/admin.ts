@@ -169,8 +169,15 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     try {
       await store.ping();
       return { status: "ready", backend: store.backend };
-    } catch {
-      return sendError(reply, 503, "The store is not reachable.");
+    } catch (error) {
+      // The body names the code only; the details (a path, a host) go to the log, not to whoever asks.
+      const code = error instanceof StoreError ? error.code : "store_error";
+      options.logger?.warn({ code, error: (error as Error)?.message }, "not ready");
+      return sendError(
+        reply,
+        503,
+        `Not ready (${code}): the store cannot safely take writes right now. The sender's log says why.`,
+      );
     }
   });
   app.get("/metrics", async (_request, reply) =>

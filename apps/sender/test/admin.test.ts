@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest } from "../../../test-support/raw-http.js";
+import { createSender } from "../src/index.js";
 import { adminOpenApi } from "../src/openapi.js";
 import { ADMIN, api, cleanup, type Running, SECRET, SENDER_BIN, start, stop, TOKEN } from "./support.js";
 
@@ -101,6 +106,32 @@ describe("admin API over a real socket", () => {
     );
     for (const open of ["/healthz", "/readyz", "/metrics"])
       expect((await fetch(`${sender.url}${open}`)).status).toBe(200);
+  });
+
+  it("/readyz answers 503 naming only the code while the disk runs low; the log says where", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sender-disk-"));
+    const lines: string[] = [];
+    const own = await createSender({
+      adminTokens: [ADMIN],
+      store: { url: join(dir, "sender.db"), minFreeDiskBytes: Number.MAX_SAFE_INTEGER },
+      logger: pino({ level: "info" }, { write: (line: string) => lines.push(line) }),
+    });
+    const url = await own.listen(0, "127.0.0.1");
+    try {
+      const res = await api(url, "GET", "/readyz");
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({
+        error: 503,
+        message: expect.stringMatching(/^Not ready \(disk_low\): .*log says why/),
+      });
+      expect(JSON.stringify(res.body)).not.toContain(dir);
+      expect(lines.map((l) => JSON.parse(l))).toContainEqual(
+        expect.objectContaining({ msg: "not ready", code: "disk_low", error: expect.stringContaining(dir) }),
+      );
+    } finally {
+      await own.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses two Authorization headers (400) whichever of them holds the admin token", async () => {

@@ -29,7 +29,10 @@ export class StoreUnavailableError extends StoreError {
   override name = "StoreUnavailableError";
   constructor(
     message: string,
-    options?: { cause?: unknown; code?: "store_unavailable" | "store_closed" | "store_file_replaced" },
+    options?: {
+      cause?: unknown;
+      code?: "store_unavailable" | "store_closed" | "store_file_replaced" | "disk_low";
+    },
   ) {
     super(options?.code ?? "store_unavailable", message, options);
   }

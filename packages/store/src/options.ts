@@ -59,6 +59,12 @@ export interface OpenStoreOptions {
   statementTimeoutMs?: number | undefined;
   /** Apply pending migrations at open (default `true`); `false` fails if the schema is behind. */
   migrate?: boolean | undefined;
+  /**
+   * SQLite file: `ping()` (the apps' `/readyz`) fails with `disk_low` while the database's file system has less
+   * free space than this, so a load balancer stops sending before writes start failing on a full disk. Default
+   * 32 MiB (eight times the WAL's checkpoint size); 0 turns the check off.
+   */
+  minFreeDiskBytes?: number | undefined;
 }
 
 /** Options after defaults, as the backends see them. */
@@ -71,6 +77,7 @@ export interface ResolvedOptions {
   migrate: boolean;
   busyTimeoutMs: number;
   statementTimeoutMs: number;
+  minFreeDiskBytes: number;
 }
 
 export function resolveOptions(options: OpenStoreOptions): ResolvedOptions {
@@ -83,7 +90,15 @@ export function resolveOptions(options: OpenStoreOptions): ResolvedOptions {
     migrate: options.migrate ?? true,
     busyTimeoutMs: milliseconds(options.busyTimeoutMs ?? 5000, "busyTimeoutMs"),
     statementTimeoutMs: milliseconds(options.statementTimeoutMs ?? 10_000, "statementTimeoutMs"),
+    minFreeDiskBytes: bytes(options.minFreeDiskBytes ?? 32 * 1024 * 1024, "minFreeDiskBytes"),
   };
+}
+
+function bytes(value: unknown, name: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw new StoreInputError("invalid_option", `${name} must be a whole number of bytes, 0 or more.`);
+  }
+  return value;
 }
 
 function milliseconds(value: unknown, name: string): number {

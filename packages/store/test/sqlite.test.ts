@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -259,6 +268,34 @@ describe("SQLite files", () => {
     } finally {
       process.chdir(cwd);
     }
+  });
+
+  it("is not ready while its file system has less free space than minFreeDiskBytes; writes still go through", async () => {
+    const fs = statfsSync(dir);
+    const free = fs.bavail * fs.bsize;
+    const tight = await open({ minFreeDiskBytes: free + 2 ** 30 }); // 1 GiB more than is free
+    await expect(tight.ping()).rejects.toMatchObject({
+      name: "StoreUnavailableError",
+      code: "disk_low",
+      message: expect.stringMatching(
+        /^Only [\d.]+ MiB is free on the file system of .*store\.db, less than the [\d.]+ MiB required \(minFreeDiskBytes\)/,
+      ),
+    });
+    // Readiness only: the disk is not full yet, and what can still be committed is.
+    await expect(tight.inbox.record({ webhookId: "m1", body: "{}" })).resolves.toMatchObject({
+      duplicate: false,
+    });
+    await tight.close();
+    await expect((await open({ minFreeDiskBytes: 1 })).ping()).resolves.toBeUndefined();
+    await expect((await open({ minFreeDiskBytes: 0 })).ping()).resolves.toBeUndefined();
+    await expect((await open({})).ping()).resolves.toBeUndefined(); // the default, 32 MiB
+  });
+
+  it.each([-1, 1.5, "32", Number.NaN])("refuses minFreeDiskBytes %s", async (value) => {
+    await expect(open({ minFreeDiskBytes: value as number })).rejects.toMatchObject({
+      code: "invalid_option",
+      message: expect.stringMatching(/minFreeDiskBytes must be a whole number of bytes/),
+    });
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, statSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, statfsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { createMessageIdGenerator } from "@plant-store/core";
 import Database from "better-sqlite3";
@@ -95,9 +95,11 @@ export function openSqliteStore(given: string, options: ResolvedOptions, box: Se
     subscriptions: createSqliteSubscriptions(ctx),
     outbox,
     // Readiness means a write can commit: a read succeeds in WAL mode while another process holds the write
-    // lock, so the probe takes the lock (BEGIN IMMEDIATE, writing nothing) and waits for it as a write would.
+    // lock, so the probe takes the lock (BEGIN IMMEDIATE, writing nothing) and waits for it as a write would. A
+    // rolled-back probe writes nothing, so it cannot tell a full disk: the free space is checked instead.
     ping: () =>
       runSqlite(ctx, () => {
+        if (path !== ":memory:") checkFreeSpace(path, options.minFreeDiskBytes);
         if (db.inTransaction) return;
         db.exec("BEGIN IMMEDIATE");
         db.exec("ROLLBACK");
@@ -113,6 +115,21 @@ export function openSqliteStore(given: string, options: ResolvedOptions, box: Se
     },
   };
 }
+
+/** Fails with `disk_low` while the file system holding `path` has less than `minimum` bytes free (for unprivileged writers). */
+function checkFreeSpace(path: string, minimum: number): void {
+  if (minimum === 0) return;
+  const fs = statfsSync(dirname(path), { bigint: true });
+  const free = fs.bavail * fs.bsize;
+  if (free < BigInt(minimum)) {
+    throw new StoreUnavailableError(
+      `Only ${mebibytes(free)} is free on the file system of ${path}, less than the ${mebibytes(BigInt(minimum))} required (minFreeDiskBytes): writes would soon fail. Free some space.`,
+      { code: "disk_low" },
+    );
+  }
+}
+
+const mebibytes = (n: bigint) => `${(Number(n) / 1024 / 1024).toFixed(1)} MiB`;
 
 /**
  * Creates the database's directory (0700) and file (0600) when they do not exist yet: the sender's database holds
