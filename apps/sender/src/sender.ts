@@ -73,7 +73,9 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
       })
     : (options.store as Store);
   const metrics = createMetrics(store);
-  const guard = createGuardedFetch({ allow, resolve, connections: options.perSubscription ?? 16 });
+  // One Agent per (origin, address) may serve several subscriptions: it gets the worker's whole concurrency, so no
+  // attempt ever waits inside it for a connection (the worker bounds what is in flight, per subscription too).
+  const guard = createGuardedFetch({ allow, resolve, connections: options.concurrency ?? 64 });
   const admin = await createAdminApi({
     store,
     adminTokens: options.adminTokens,

@@ -14,7 +14,13 @@ type IP = IpAddr.IPv4 | IpAddr.IPv6;
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 /** Why a target is refused, or the address to connect to. */
-export type AddressVerdict = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: string };
+/**
+ * The guard's verdict on a target. `unresolved`: the name did not resolve (a DNS failure, perhaps temporary), which
+ * is not a refusal: an attempt that meets it fails like a refused connection and is retried on the schedule.
+ */
+export type AddressVerdict =
+  | { ok: true; address: string; family: 4 | 6 }
+  | { ok: false; reason: string; unresolved?: true };
 
 /** Parsed `--allow-networks` entries. */
 export type AllowList = readonly [IP, number][];
@@ -126,9 +132,11 @@ export async function resolveTarget(url: URL, allow: AllowList, resolve: Resolve
     return {
       ok: false,
       reason: `${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? "error"}).`,
+      unresolved: true,
     };
   }
-  if (addresses.length === 0) return { ok: false, reason: `${host} resolves to no address.` };
+  if (addresses.length === 0)
+    return { ok: false, reason: `${host} resolves to no address.`, unresolved: true };
   // Every address must pass: otherwise a name with one public and one private record could be steered inside.
   let first: AddressVerdict | null = null;
   for (const { address } of addresses) {
@@ -142,6 +150,28 @@ export async function resolveTarget(url: URL, allow: AllowList, resolve: Resolve
 /** The URL's host name, or its IP literal without the brackets of IPv6. */
 function hostOf(url: URL): string {
   return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+}
+
+/** The `code` of a guarded attempt whose host name did not resolve (retried, unlike a refusal). */
+export const UNRESOLVED_CODE = "ERR_PLANT_STORE_UNRESOLVED";
+
+/** `work`, or the deadline's reason if it fires first (the work itself cannot be cancelled: it is left to finish). */
+function beforeDeadline<T>(work: Promise<T>, deadline: EventEmitter & { reason?: Error }): Promise<T> {
+  if (deadline.reason) return Promise.reject(deadline.reason);
+  return new Promise<T>((resolve, reject) => {
+    const expire = () => reject(deadline.reason);
+    deadline.once("abort", expire);
+    work.then(
+      (value) => {
+        deadline.off("abort", expire);
+        resolve(value);
+      },
+      (error: unknown) => {
+        deadline.off("abort", expire);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The default resolver: the operating system's, every address. */
@@ -160,7 +190,10 @@ export interface GuardedFetch {
  * checked address through an undici Agent whose `lookup` returns it (no second DNS lookup, so a rebinding DNS
  * server cannot switch the address between check and connect). TLS still verifies the certificate for the host
  * name. Agents are reused per (origin, address), so keep-alive works. Refusals reject with an error whose `code`
- * is core's `BLOCKED_ADDRESS_CODE` (core records the attempt as failed, not retried).
+ * is core's `BLOCKED_ADDRESS_CODE` (core records the attempt as failed, not retried); a name that does not resolve
+ * rejects with `ERR_PLANT_STORE_UNRESOLVED`, retried like any connection failure. `connections` is the most
+ * connections per Agent: give it the caller's whole concurrency, so attempts to one host (several subscriptions
+ * may share it) never queue inside the Agent, where waiting would eat their timeout.
  *
  * @example
  * ```ts
@@ -208,15 +241,14 @@ export function createGuardedFetch(options: {
     literalVerdicts.set(url.hostname, verdict);
     return verdict;
   };
-  const dispatcherFor = async (url: URL): Promise<Agent> => {
-    const verdict = await verdictFor(url);
-    if (!verdict.ok) {
-      throw Object.assign(new Error(`Refused by the SSRF guard: ${verdict.reason}`), {
-        code: BLOCKED_ADDRESS_CODE,
-      });
-    }
-    return agentFor(url.origin, verdict.address, verdict.family);
+  const agentOrThrow = (url: URL, verdict: AddressVerdict): Agent => {
+    if (verdict.ok) return agentFor(url.origin, verdict.address, verdict.family);
+    if (verdict.unresolved) throw Object.assign(new Error(verdict.reason), { code: UNRESOLVED_CODE });
+    throw Object.assign(new Error(`Refused by the SSRF guard: ${verdict.reason}`), {
+      code: BLOCKED_ADDRESS_CODE,
+    });
   };
+  const dispatcherFor = async (url: URL): Promise<Agent> => agentOrThrow(url, await verdictFor(url));
   const guarded = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
     const dispatcher = await dispatcherFor(url);
@@ -236,8 +268,13 @@ export function createGuardedFetch(options: {
     let response: Dispatcher.ResponseData;
     try {
       const url = new URL(req.url);
-      const dispatcher = await dispatcherFor(url);
-      if (deadline.reason) throw deadline.reason; // the lookup took the whole budget
+      const verdict = verdictFor(url);
+      // A host name's lookup counts within the deadline: a resolver that stalls must not hold the attempt past
+      // its timeout (and its lease). An IP literal's verdict is at hand.
+      const dispatcher = agentOrThrow(
+        url,
+        verdict instanceof Promise ? await beforeDeadline(verdict, deadline) : verdict,
+      );
       // undici's request follows no redirects; the body is read (capped) by deliver through readBody. Straight to
       // the Agent with origin and path: the top-level request(url) would only derive the same two from the URL.
       response = await dispatcher.request({

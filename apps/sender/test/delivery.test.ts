@@ -283,6 +283,63 @@ describe("fairness between subscriptions", () => {
   });
 });
 
+describe("subscriptions on one host", () => {
+  it("do not queue behind each other for connections: an endpoint answering within the timeout never times out", async () => {
+    // Two subscriptions to one origin (as two tenants of hooks.example.com would be), four attempts in flight for
+    // each, every answer after 1 s against a 1.5 s timeout: had they shared a pool of --per-subscription
+    // connections, half the attempts would wait a second for one and time out.
+    const own = await start(SENDER_BIN, [
+      "--admin-token",
+      ADMIN,
+      "--db",
+      join(tempDir(), "one-host.db"),
+      "--allow-networks",
+      "127.0.0.0/8",
+      "--concurrency",
+      "16",
+      "--per-subscription",
+      "4",
+      "--timeout",
+      "1500",
+    ]);
+    const slow = await sink((_req, res) => {
+      setTimeout(() => res.writeHead(200).end(), 1_000);
+    });
+    try {
+      const subs: string[] = [];
+      for (const tenant of ["a", "b"]) {
+        const res = await api(own.url, "POST", "/subscriptions", {
+          url: `${slow.url}?tenant=${tenant}`,
+          token: TOKEN,
+          secret: SECRET,
+        });
+        expect(res.status).toBe(201);
+        subs.push(res.body.id as string);
+      }
+      for (let i = 1; i <= 8; i++) {
+        expect((await api(own.url, "POST", "/events", `{"id":${i},"name":"Fern ${i}"}`)).status).toBe(202);
+      }
+      const done = async (sub: string) =>
+        (
+          (await api(own.url, "GET", `/deliveries?subscriptionId=${sub}`)).body.data as { state: string }[]
+        ).filter((d) => d.state !== "pending" && d.state !== "leased").length === 8;
+      await until(async () => (await done(subs[0] as string)) && (await done(subs[1] as string)), 20_000);
+      for (const sub of subs) {
+        const deliveries = (await api(own.url, "GET", `/deliveries?subscriptionId=${sub}`)).body.data as {
+          state: string;
+          attempts: number;
+        }[];
+        expect(deliveries).toHaveLength(8);
+        expect(deliveries.every((d) => d.state === "delivered" && d.attempts === 1)).toBe(true);
+      }
+      expect(slow.requests).toHaveLength(16);
+    } finally {
+      await slow.close();
+      expect(await stop(own)).toBe(0);
+    }
+  }, 30_000);
+});
+
 describe("auto-disable", () => {
   it("disables a subscription that keeps failing for disableAfterMs (5 days by default; 600 ms here)", async () => {
     const { createSender } = await import("../src/sender.js");

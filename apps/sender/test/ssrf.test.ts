@@ -7,6 +7,7 @@ import {
   parseAllowList,
   type Resolver,
   resolveTarget,
+  UNRESOLVED_CODE,
 } from "../src/ssrf.js";
 
 const none = parseAllowList([]);
@@ -84,6 +85,7 @@ describe("SSRF guard: every spelling of an internal address is refused", () => {
     expect(await resolveTarget(new URL("http://nowhere.example/"), none, resolver)).toEqual({
       ok: false,
       reason: "nowhere.example does not resolve (ENOTFOUND).",
+      unresolved: true,
     });
   });
 });
@@ -224,6 +226,50 @@ describe("guarded fetch", () => {
     await guard.close();
     sink.closeAllConnections();
     await new Promise<void>((r) => sink.close(() => r()));
+  });
+
+  it("retries a name that does not resolve (DNS can fail for a while); only a forbidden address fails at once", async () => {
+    let failing = true;
+    const guard = createGuardedFetch({
+      allow: parseAllowList(["127.0.0.0/8"]),
+      resolve: async (host) => {
+        if (failing) throw Object.assign(new Error(`getaddrinfo EAI_AGAIN ${host}`), { code: "EAI_AGAIN" });
+        return [{ address: "127.0.0.1", family: 4 }];
+      },
+    });
+    const send = () =>
+      deliver(
+        { url: `http://hooks.example.test:${port}/plant/webhook`, token: createToken(), secrets: [] },
+        { id: "msg_dns", body: "{}" },
+        { transport: guard.transport, timeoutMs: 2_000 },
+      );
+    const first = await send();
+    expect(first).toMatchObject({ kind: "retry", error: "hooks.example.test does not resolve (EAI_AGAIN)." });
+    expect(first.error).not.toMatch(/SSRF/);
+    const thrown = await guard.fetch(`http://hooks.example.test:${port}/`).catch((e: unknown) => e);
+    expect((thrown as { code?: string }).code).toBe(UNRESOLVED_CODE);
+    failing = false;
+    expect(await send()).toMatchObject({ kind: "delivered", status: 200 });
+    await guard.close();
+  });
+
+  it("counts the DNS lookup within the attempt's deadline: a resolver that stalls ends the attempt on time", async () => {
+    const lookups: string[] = [];
+    const guard = createGuardedFetch({
+      allow: parseAllowList(["127.0.0.0/8"]),
+      resolve: (host) => {
+        lookups.push(host);
+        return new Promise(() => {}); // never answers
+      },
+    });
+    const outcome = await deliver(
+      { url: `http://stalled-dns.test:${port}/plant/webhook`, token: createToken(), secrets: [] },
+      { id: "msg_slow_dns", body: "{}" },
+      { transport: guard.transport, timeoutMs: 200 },
+    );
+    expect(outcome).toMatchObject({ kind: "retry", error: "The attempt timed out after 200 ms." });
+    expect(lookups).toEqual(["stalled-dns.test"]);
+    await guard.close();
   });
 
   it("judges an IP literal the same on every attempt", async () => {
