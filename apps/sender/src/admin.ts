@@ -69,7 +69,8 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2
 export async function createAdminApi(options: AdminApiOptions): Promise<FastifyInstance> {
   const { store, allow, resolve, metrics } = options;
   const verifier = createTokenVerifier(options.adminTokens);
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? 64 * 1024 });
+  // requestTimeout: a client that sends its request slowly is cut after 30 s (node's default is 300 s).
+  const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? 64 * 1024, requestTimeout: 30_000 });
 
   // Raw JSON text: `POST /events` must keep the exact bytes (int64 ids are never rounded through JSON.parse).
   app.removeAllContentTypeParsers();

@@ -28,6 +28,8 @@ export interface SenderOptions {
   disableAfterMs?: number;
   /** Run the delivery worker in this process. Default true. */
   worker?: boolean;
+  /** How long `close()` lets admin requests still arriving (a slow upload) finish before cutting them. Default 10 s. */
+  drainTimeoutMs?: number;
   logger?: Logger;
 }
 
@@ -109,8 +111,16 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
     },
     close() {
       closing ??= (async () => {
-        await admin.close();
-        await worker?.stop();
+        // The worker stops claiming at once, whatever the admin API is still waiting for; its in-flight attempts
+        // finish meanwhile. An admin request still arriving gets drainTimeoutMs, then its connection is cut.
+        const stopped = worker?.stop();
+        const cut = setTimeout(() => admin.server.closeAllConnections(), options.drainTimeoutMs ?? 10_000);
+        try {
+          await admin.close();
+        } finally {
+          clearTimeout(cut);
+        }
+        await stopped;
         await guard.close();
         if (owns) await store.close();
       })();

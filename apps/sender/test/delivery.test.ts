@@ -1,7 +1,9 @@
+import { connect } from "node:net";
 import { join } from "node:path";
 import { verify } from "@plant-store/core";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSender } from "../src/index.js";
 import {
   ADMIN,
   api,
@@ -338,6 +340,61 @@ describe("subscriptions on one host", () => {
       expect(await stop(own)).toBe(0);
     }
   }, 30_000);
+});
+
+describe("shutdown", () => {
+  it("stops claiming at once and ends within the drain time while an admin client is still uploading", async () => {
+    const endpoint = await sink((_req, res) => {
+      setTimeout(() => res.writeHead(200).end(), 300);
+    });
+    const file = join(tempDir(), "drain.db");
+    const own = await createSender({
+      adminTokens: [ADMIN],
+      store: { url: file, logger: { warn() {} } },
+      allowNetworks: ["127.0.0.0/8"],
+      perSubscription: 2,
+      timeoutMs: 3_000,
+      drainTimeoutMs: 500,
+    });
+    const url = await own.listen(0, "127.0.0.1");
+    const socket = connect(Number(new URL(url).port), "127.0.0.1");
+    socket.on("error", () => {});
+    let drip: ReturnType<typeof setInterval> | undefined;
+    try {
+      expect((await api(url, "POST", "/subscriptions", { url: endpoint.url, token: TOKEN })).status).toBe(
+        201,
+      );
+      for (let i = 1; i <= 40; i++) {
+        expect((await api(url, "POST", "/events", `{"id":${i},"name":"Fern ${i}"}`)).status).toBe(202);
+      }
+      await until(async () => endpoint.requests.length >= 2);
+      // An admin client uploading an event one byte every 100 ms: alive, so no request timeout cuts it.
+      socket.write(
+        `POST /events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{`,
+      );
+      drip = setInterval(() => socket.write(" "), 100);
+      await new Promise((r) => setTimeout(r, 200));
+      const sentBeforeClose = endpoint.requests.length;
+      await own.close();
+      // At most the two attempts in flight at close (per subscription 2) arrive after it; none is started.
+      expect(endpoint.requests.length - sentBeforeClose).toBeLessThanOrEqual(2);
+      expect(endpoint.requests.length).toBeLessThan(40);
+      expect(socket.destroyed || socket.readableEnded).toBe(true);
+      const db = new Database(file, { readonly: true });
+      const states = db.prepare("SELECT state, count(*) AS n FROM deliveries GROUP BY state").all() as {
+        state: string;
+        n: number;
+      }[];
+      db.close();
+      // Nothing left leased to a process that is gone: what was not sent is pending for the next start.
+      expect(states.find((s) => s.state === "leased")).toBeUndefined();
+      expect(states.reduce((n, s) => n + s.n, 0)).toBe(40);
+    } finally {
+      clearInterval(drip);
+      socket.destroy();
+      await endpoint.close();
+    }
+  }, 15_000);
 });
 
 describe("auto-disable", () => {
