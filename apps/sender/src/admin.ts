@@ -7,7 +7,7 @@ import {
   parseAuthorization,
   parseSecret,
 } from "@plant-store/core";
-import { nodeHeaders } from "@plant-store/core/node";
+import { answerClientError, nodeHeaders } from "@plant-store/core/node";
 import {
   type Delivery,
   type DeliveryState,
@@ -70,7 +70,20 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
   const { store, allow, resolve, metrics } = options;
   const verifier = createTokenVerifier(options.adminTokens);
   // requestTimeout: a client that sends its request slowly is cut after 30 s (node's default is 300 s).
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? 64 * 1024, requestTimeout: 30_000 });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    requestTimeout: 30_000,
+    // What Fastify and node:http refuse before a route runs answers in the contract's shape too, not Fastify's
+    // `{ statusCode, code, error: "Bad Request" }`: a malformed URL, an over-long path segment, unparsable HTTP.
+    frameworkErrors: (error, _request, reply) =>
+      error.code === "FST_ERR_MAX_PARAM_LENGTH"
+        ? sendError(reply, 414, "A path segment is longer than 100 characters; no id is that long.")
+        : error.code === "FST_ERR_BAD_URL"
+          ? sendError(reply, 400, "The URL is not valid: a malformed percent-encoding in the path.")
+          : sendError(reply, 400, "The request could not be routed."),
+    clientErrorHandler: answerClientError,
+  });
 
   // Raw JSON text: `POST /events` must keep the exact bytes (int64 ids are never rounded through JSON.parse).
   app.removeAllContentTypeParsers();
@@ -136,6 +149,19 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
       return sendError(reply, 405, `${request.method} is not allowed on ${path}; use ${allow}.`);
     }
     return sendError(reply, 404, `Nothing is served at ${request.method} ${path}. See GET /openapi.json.`);
+  });
+
+  // A repeated query parameter (`?state=a&state=b`) arrives as an array: refused by name rather than passed on.
+  app.addHook("preValidation", async (request, reply) => {
+    for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+      if (Array.isArray(value)) {
+        return sendError(
+          reply,
+          400,
+          `Query parameter '${name.slice(0, 50)}' is given ${value.length} times; give it once.`,
+        );
+      }
+    }
   });
 
   app.addHook("onRequest", async (request, reply) => {

@@ -148,6 +148,47 @@ describe("admin API over a real socket", () => {
     }
   });
 
+  it("answers what is refused before a route runs in the { error, message } shape, and repeated query parameters 400", async () => {
+    const auth = [`authorization: Bearer ${ADMIN}`];
+    for (const target of [
+      "/deliveries?subscriptionId=a&subscriptionId=b",
+      "/deliveries?messageId=a&messageId=b",
+      "/deliveries?state=failed&state=pending",
+      "/subscriptions?enabled=true&enabled=false",
+    ]) {
+      const res = await rawRequest(sender.url, "GET", target, auth);
+      expect(res.status, target).toBe(400);
+      expect(JSON.parse(res.body)).toEqual({
+        error: 400,
+        message: expect.stringMatching(/is given 2 times; give it once/),
+      });
+    }
+    const badUrl = await rawRequest(sender.url, "GET", "/messages/%ZZ", auth);
+    expect(badUrl.status).toBe(400);
+    expect(JSON.parse(badUrl.body)).toEqual({
+      error: 400,
+      message: expect.stringMatching(/percent-encoding/),
+    });
+    const long = await rawRequest(sender.url, "GET", `/subscriptions/${"s".repeat(150)}`, auth);
+    expect(long.status).toBe(414);
+    expect(JSON.parse(long.body)).toEqual({ error: 414, message: expect.stringMatching(/longer than 100/) });
+    const huge = await rawRequest(sender.url, "GET", "/subscriptions", [
+      ...auth,
+      `x-filler: ${"f".repeat(20_000)}`,
+    ]);
+    expect(huge.status).toBe(431);
+    expect(JSON.parse(huge.body)).toEqual({
+      error: 431,
+      message: expect.stringMatching(/headers are too large/),
+    });
+    const garbage = await rawRequest(sender.url, "GET", "/subscriptions", [...auth, "bad header line"]);
+    expect(garbage.status).toBe(400);
+    expect(JSON.parse(garbage.body)).toEqual({
+      error: 400,
+      message: expect.stringMatching(/not valid HTTP/),
+    });
+  });
+
   it("creates a subscription, shows token and secret once, lists, gets, patches, disables, enables", async () => {
     const created = await api(sender.url, "POST", "/subscriptions", {
       url: "http://127.0.0.1:9/plant/webhook",

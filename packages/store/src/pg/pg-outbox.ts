@@ -16,7 +16,7 @@ import {
 } from "../shared/rows.js";
 import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
 import { toMillis } from "../shared/time.js";
-import { checkKey } from "../shared/validate.js";
+import { checkDeliveryFilters, checkKey } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
 import {
   claimSql,
@@ -264,15 +264,13 @@ export function createPgOutbox(ctx: PgContext): Outbox {
       const before = decodeCursor(options.cursor);
       const where: string[] = [];
       const params: unknown[] = [limit + 1];
-      for (const [column, value] of [
-        ["message_id", options.messageId],
-        ["subscription_id", options.subscriptionId],
-        ["state", options.state],
-        ["id <", before ?? undefined],
-      ] as const) {
-        if (value === undefined) continue;
+      for (const [column, value] of checkDeliveryFilters(options)) {
         params.push(value);
-        where.push(column.endsWith("<") ? `${column} $${params.length}` : `${column} = $${params.length}`);
+        where.push(`${column} = $${params.length}`);
+      }
+      if (before !== null) {
+        params.push(before);
+        where.push(`id < $${params.length}`);
       }
       const rows = await query<DeliveryRow>(
         ctx,

@@ -42,6 +42,38 @@ export function checkKey(value: unknown, what: string): string {
   return value;
 }
 
+const DELIVERY_STATES = ["pending", "leased", "delivered", "failed"];
+
+/**
+ * The filters of `listDeliveries`, checked: each absent or a string (a state one of the four), so a JavaScript
+ * caller passing an array (`?subscriptionId=a&subscriptionId=b` parsed naively) gets `invalid_argument`, not a
+ * driver error.
+ */
+export function checkDeliveryFilters(options: {
+  messageId?: unknown;
+  subscriptionId?: unknown;
+  state?: unknown;
+}): [column: "message_id" | "subscription_id" | "state", value: string][] {
+  const filters: [column: "message_id" | "subscription_id" | "state", value: string][] = [];
+  for (const [column, name, value] of [
+    ["message_id", "messageId", options.messageId],
+    ["subscription_id", "subscriptionId", options.subscriptionId],
+    ["state", "state", options.state],
+  ] as const) {
+    if (value === undefined) continue;
+    if (typeof value !== "string" || (name === "state" && !DELIVERY_STATES.includes(value))) {
+      throw new StoreInputError(
+        "invalid_argument",
+        name === "state"
+          ? `state must be one of ${DELIVERY_STATES.join(", ")}.`
+          : `${name} must be a string (one id).`,
+      );
+    }
+    filters.push([column, value]);
+  }
+  return filters;
+}
+
 /**
  * An inbox body as its own copy of the bytes (the caller may reuse its buffer before the batch is written): a
  * string (UTF-8) or a Uint8Array (Buffer included); anything else is `invalid_body`.

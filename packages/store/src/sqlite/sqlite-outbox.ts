@@ -16,7 +16,7 @@ import {
 } from "../shared/rows.js";
 import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
 import { toMillis } from "../shared/time.js";
-import { checkKey } from "../shared/validate.js";
+import { checkDeliveryFilters, checkKey } from "../shared/validate.js";
 import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
 import {
   CLAIM_DUE,
@@ -407,15 +407,9 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
         const before = decodeCursor(options.cursor);
         const where: string[] = [];
         const params: unknown[] = [];
-        for (const [column, value] of [
-          ["message_id", options.messageId],
-          ["subscription_id", options.subscriptionId],
-          ["state", options.state],
-        ] as const) {
-          if (value !== undefined) {
-            where.push(`${column} = ?`);
-            params.push(value);
-          }
+        for (const [column, value] of checkDeliveryFilters(options)) {
+          where.push(`${column} = ?`);
+          params.push(value);
         }
         if (before !== null) {
           where.push("id < ?");

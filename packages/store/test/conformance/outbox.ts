@@ -303,6 +303,28 @@ export function outboxConformance(backend: () => TestBackend): void {
       await expect(store.outbox.recover("sub_missing", 0)).rejects.toMatchObject({ code: "not_found" });
     });
 
+    it("refuses list filters that are not one string (a repeated query parameter parsed naively is an array)", async () => {
+      const store = await backend().open();
+      const [sub] = await withSubscriptions(store, 1);
+      await store.outbox.publish(NEW_PLANT(1));
+      for (const [filters, message] of [
+        [{ subscriptionId: [sub!.id, sub!.id] }, /subscriptionId must be a string/],
+        [{ messageId: ["a", "b"] }, /messageId must be a string/],
+        [{ subscriptionId: 7 }, /subscriptionId must be a string/],
+        [{ state: "done" }, /state must be one of pending, leased, delivered, failed/],
+        [{ state: ["failed"] }, /state must be one of/],
+      ] as const) {
+        await expect(store.outbox.listDeliveries(filters as never)).rejects.toMatchObject({
+          name: "StoreInputError",
+          code: "invalid_argument",
+          message: expect.stringMatching(message),
+        });
+      }
+      expect(
+        (await store.outbox.listDeliveries({ subscriptionId: sub!.id, state: "pending" })).items,
+      ).toHaveLength(1);
+    });
+
     it("never hands out a disabled subscription's delivery: a released or expired lease is failed instead", async () => {
       const clock = manualClock();
       const store = await backend().open({ now: clock.now });
