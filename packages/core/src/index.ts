@@ -19,6 +19,7 @@ export {
   type TokenVerifier,
 } from "./auth/index.js";
 export type { CryptoProvider } from "./crypto/types.js";
+export { parseDateTime } from "./date-time.js";
 export {
   BLOCKED_ADDRESS_CODE,
   checkTarget,

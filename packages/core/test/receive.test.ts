@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createFetchHandler } from "../src/adapters/fetch.js";
@@ -355,6 +356,28 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
     });
     expect(r.status).toBe(200);
     expect(events[0]?.id).toBeNull();
+  });
+
+  it("a webhook-timestamp reads the same signed or not: digits up to 2^53, leading zeros allowed", async () => {
+    const base = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+    const unsigned = app({ secrets: undefined });
+    const padded = `000${NOW_S}`; // 13 digits, a valid unix time
+    expect((await post(unsigned, PLANT, { ...base, "webhook-timestamp": padded })).status).toBe(200);
+    expect(events.at(-1)?.timestamp).toBe(NOW_S);
+    const signed = app();
+    const mac = createHmac("sha256", Buffer.from(SECRET.slice("whsec_".length), "base64"))
+      .update(`msg_padded.${padded}.${PLANT}`)
+      .digest("base64");
+    const headers = {
+      ...base,
+      "webhook-id": "msg_padded",
+      "webhook-timestamp": padded,
+      "webhook-signature": `v1,${mac}`,
+    };
+    expect((await post(signed, PLANT, headers)).status).toBe(200);
+    for (const bad of ["1e9", "-1", "9".repeat(17), "1.5"]) {
+      expectError(await post(unsigned, PLANT, { ...base, "webhook-timestamp": bad }), 400, /timestamp/);
+    }
   });
 
   it("no input produces a 5xx or a throw (property)", async () => {

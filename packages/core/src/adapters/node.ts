@@ -101,10 +101,14 @@ export function answerExpectContinue(
   return false;
 }
 
+/** Sockets whose refusal waits for the response to an earlier request on them. */
+const deferred = new WeakSet<Duplex>();
+
 /**
  * A `clientError` listener answering what node:http cannot parse (malformed or oversized headers, a request that
  * took too long) in the contract's shape, `{ error, message }` as JSON, instead of node's empty 400. Like node's own
- * handler it writes only when no response has started on the socket, then closes it.
+ * handler it writes only when no response has started on the socket, then closes it; while an earlier request on the
+ * connection is still being answered, the refusal waits for that response.
  *
  * @example
  * ```ts
@@ -112,8 +116,25 @@ export function answerExpectContinue(
  * ```
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  const message = socket as Duplex & { _httpMessage?: { headersSent?: boolean } };
-  if (error.code !== "ECONNRESET" && socket.writable && !message._httpMessage?.headersSent) {
+  const message = socket as Duplex & { _httpMessage?: ServerResponse | null };
+  const pending = message._httpMessage;
+  if (error.code !== "ECONNRESET" && pending && !pending.writableFinished && !socket.destroyed) {
+    // A request before the malformed one (pipelined on this connection) is still being answered, perhaps after it
+    // was stored: its response goes first, as RFC 9112 §9.3.2 orders them, then the refusal. Answering at once
+    // would put the 400 in the stored request's place, and the sender would count a stored event as refused.
+    if (deferred.has(socket)) return;
+    deferred.add(socket);
+    const retry = () => {
+      deferred.delete(socket);
+      setImmediate(() => answerClientError(error, socket)); // after node assigned the next queued response
+    };
+    pending.once("finish", retry);
+    pending.once("close", () => {
+      if (!pending.writableFinished) socket.destroy();
+    });
+    return;
+  }
+  if (error.code !== "ECONNRESET" && socket.writable && !pending?.headersSent) {
     const [status, text] =
       error.code === "HPE_HEADER_OVERFLOW"
         ? [431, "The request headers are too large."]

@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PlantStoreError } from "../errors.js";
+import { parseJsonLossless } from "../json/parse-lossless.js";
 import { parseNewPlant } from "./parse.js";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -194,6 +196,27 @@ describe("parseNewPlant, lossless mode", () => {
     });
     expect(result.ok && result.value.id).toBe(9223372036854775807n);
     expect(parseNewPlant(`{"deep": ${deep}, "id": 1, "name": "x"}`).ok).toBe(true);
+  });
+
+  it("gives what lossless-json gives, whether or not the text needed it (property)", () => {
+    const int64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
+    // Literals of every kind: safe and big integers, fractions, exponents (1e+21), 16-digit runs.
+    const literal = fc.oneof(
+      int64.map(String),
+      fc.integer().map(String),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
+      fc.string({ unit: fc.constantFrom("a", "1", "e", "E") }).map((t) => JSON.stringify(t)),
+      fc.constantFrom("1e18", "9.2e18", "-5E17", "1e16", "2.5e1"), // exponent-written integers
+    );
+    fc.assert(
+      fc.property(int64, fc.array(literal, { maxLength: 6 }), (id, extra) => {
+        const text = `{"id":${id},"name":"x","extra":[${extra.join(",")}]}`;
+        const reference = parseJsonLossless(text) as { id: number | bigint };
+        reference.id = BigInt(reference.id);
+        expect(parseNewPlant(text, { mode: "lossless" })).toEqual({ ok: true, value: reference });
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("gives the same JSON error message as the safe mode", () => {

@@ -34,6 +34,9 @@ export interface ParseOptions {
 }
 
 const EXAMPLE = 'e.g. {"id": 1, "name": "Monstera"}';
+// Only a number literal with 16 digits in a row (2^53 has 16) or an exponent can be an integer that a double rounds;
+// a text with neither parses the same through `JSON.parse` as losslessly, several times faster.
+const MAY_HOLD_A_BIG_INTEGER = /\d{16}|\d[eE]/;
 
 /**
  * Parses and validates a New Plant payload from the raw body (UTF-8 bytes or text). Never throws for any
@@ -95,7 +98,8 @@ export function parseNewPlant(
 
   let value: unknown;
   try {
-    value = mode === "lossless" ? parseLosslessly(text) : JSON.parse(text);
+    value =
+      mode === "lossless" && MAY_HOLD_A_BIG_INTEGER.test(text) ? parseLosslessly(text) : JSON.parse(text);
   } catch (error) {
     const detail = (error as Error).message.replace(/\.$/, "");
     return jsonFailure(

@@ -15,6 +15,7 @@ import {
   stringOption,
 } from "../options.js";
 import { createVerifier } from "../signing/index.js";
+import { parseTimestamp } from "../signing/message-parts.js";
 import { errorResponse, okResponse } from "./responses.js";
 import type {
   DedupStore,
@@ -247,10 +248,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         );
       }
       if (rawTimestamp !== null) {
-        if (!/^\d{1,12}$/.test(rawTimestamp)) {
+        // The same reading as a signed request's (parseTimestamp), so a timestamp never passes in one mode only.
+        timestamp = parseTimestamp(rawTimestamp);
+        if (timestamp === null) {
           return errorResponse(400, "Malformed webhook-timestamp: send unix time in whole seconds.");
         }
-        timestamp = Number(rawTimestamp);
       }
     }
 
