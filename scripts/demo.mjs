@@ -58,19 +58,7 @@ async function call(base, method, path, body, headers = {}) {
 
 say("Plant Store toolkit demo — the New Plant webhook, end to end, on embedded SQLite\n");
 const receiver = await start("plant-store-receiver", "apps/receiver/dist/bin.js", [
-  ...[
-    "--port",
-    "0",
-    "--token",
-    token,
-    "--secret",
-    secret,
-    "--admin-token",
-    admin,
-    "--db",
-    receiverDb,
-    "--lossless",
-  ],
+  ...["--port", "0", "--token", token, "--secret", secret, "--admin-token", admin, "--db", receiverDb],
 ]);
 const sender = await start("plant-store-sender", "apps/sender/dist/bin.js", [
   ...["--port", "0", "--admin-token", admin, "--db", senderDb, "--allow-networks", "127.0.0.0/8"],

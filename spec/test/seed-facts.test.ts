@@ -73,7 +73,7 @@ describe.each([
   it("documents the receiver's responses and the Standard Webhooks headers as optional", () => {
     const op = doc.webhooks[WEBHOOK_PATH].post;
     expect(Object.keys(op.responses).sort()).toEqual(
-      ["200", "400", "401", "404", "405", "413", "415", "422", "503"].sort(),
+      ["200", "400", "401", "404", "405", "408", "413", "415", "422", "431", "503"].sort(),
     );
     for (const [code, response] of Object.entries(op.responses) as [string, any][]) {
       if (code === "200") continue;

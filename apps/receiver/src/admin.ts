@@ -72,7 +72,8 @@ export function createAdminApi(options: { store: Store; adminTokens: readonly st
   }
 
   async function list(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const query = new URL(req.url ?? "/", "http://receiver").searchParams;
+    const query = queryOf(req);
+    if (typeof query === "string") return send(res, errorResponse(400, query));
     const rawLimit = query.get("limit");
     const limit = rawLimit === null ? undefined : /^\d{1,4}$/.test(rawLimit) ? Number(rawLimit) : 0;
     if (limit !== undefined && (limit < 1 || limit > 1000)) {
@@ -97,7 +98,8 @@ export function createAdminApi(options: { store: Store; adminTokens: readonly st
   }
 
   async function stream(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const query = new URL(req.url ?? "/", "http://receiver").searchParams;
+    const query = queryOf(req);
+    if (typeof query === "string") return send(res, errorResponse(400, query));
     const from = headerString(req.headers["last-event-id"]) ?? query.get("after");
     if (from !== null && !/^\d{1,15}$/.test(from)) {
       return send(
@@ -183,4 +185,16 @@ function eventJson(event: InboxEvent): string {
 function headerString(value: string | string[] | undefined): string | null {
   if (value === undefined) return null;
   return Array.isArray(value) ? (value[0] ?? null) : value;
+}
+
+/** The query of a request, or why it is refused: a parameter given twice (`?limit=1&limit=5000`) has no one meaning. */
+function queryOf(req: IncomingMessage): URLSearchParams | string {
+  const query = new URL(req.url ?? "/", "http://receiver").searchParams;
+  const seen = new Set<string>();
+  for (const name of query.keys()) {
+    if (seen.has(name))
+      return `Query parameter '${name.slice(0, 50)}' is given more than once; give it once.`;
+    seen.add(name);
+  }
+  return query;
 }

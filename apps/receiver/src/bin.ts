@@ -20,7 +20,6 @@ await runServer({
       adminTokens: config.adminTokens,
       maxBodyBytes: config.maxBodyBytes,
       toleranceSeconds: config.toleranceSeconds,
-      lossless: config.lossless,
       logger,
     }),
   describe: (receiver, config) => ({

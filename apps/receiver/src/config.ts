@@ -13,7 +13,6 @@ export interface ReceiverConfig {
   maxBodyBytes: number;
   toleranceSeconds: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
-  lossless: boolean;
 }
 
 export { ConfigError };
@@ -40,6 +39,7 @@ const schema = z.object({
   maxBodyBytes: int("--max-body / PLANT_STORE_MAX_BODY", 64, 64 * 1024 * 1024).default(1024 * 1024),
   toleranceSeconds: int("--tolerance / PLANT_STORE_TOLERANCE", 1, 86_400).default(300),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Accepted so that existing command lines keep working; every int64 id is accepted anyway.
   lossless: z.boolean().default(false),
 });
 
@@ -57,10 +57,12 @@ Options (each also read from the environment variable shown):
   --admin-token <list>  PLANT_STORE_ADMIN_TOKENS      tokens (or hashes) for GET /events and /events/stream; off without
   --max-body <bytes>    PLANT_STORE_MAX_BODY          body cap (default 1048576)
   --tolerance <s>       PLANT_STORE_TOLERANCE         allowed timestamp skew in seconds (default 300)
-  --lossless            PLANT_STORE_LOSSLESS=1        accept the whole int64 id range (ids as bigint)
   --log-level <level>   PLANT_STORE_LOG_LEVEL         fatal|error|warn|info|debug|trace|silent (default info)
   -h, --help                                          this help
   -v, --version                                       the version
+
+Every id of the contract's int64 range is accepted and stored exactly as sent (ids beyond 2^53 too); the
+events keep the bytes received. (--lossless / PLANT_STORE_LOSSLESS, which used to turn that on, is still accepted.)
 
 Example:
   PLANT_STORE_TOKENS=psk_… PLANT_STORE_WEBHOOK_SECRET=whsec_… plant-store-receiver --port 4000

@@ -34,7 +34,10 @@ export interface ReceiverOptions {
   adminTokens?: readonly string[];
   maxBodyBytes?: number;
   toleranceSeconds?: number;
-  /** Hand `bigint` ids over the whole int64 range to the store instead of refusing ids beyond 2^53. */
+  /**
+   * @deprecated Every int64 id is accepted now (the contract's range; the store keeps the bytes as received), so
+   * this has no effect. It used to be needed for ids beyond 2^53, which were refused with 422 without it.
+   */
   lossless?: boolean;
   /** A pino logger (one line per request); omitted → no logs. */
   logger?: Logger;
@@ -97,9 +100,9 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     ...(options.now && { now: options.now }),
     ...(pipelineLogger && { logger: pipelineLogger }),
   };
-  const handler: WebhookHandler = options.lossless
-    ? createWebhookHandler({ ...common, mode: "lossless", onEvent: record })
-    : createWebhookHandler({ ...common, onEvent: record });
+  // Lossless: the contract's id is int64 and the inbox keeps the bytes as sent, so no id is refused for being beyond
+  // 2^53 (a sender would retry it until it gave up); nothing here reads the id as a JavaScript number.
+  const handler: WebhookHandler = createWebhookHandler({ ...common, mode: "lossless", onEvent: record });
   const admin: AdminApi = createAdminApi({ store, adminTokens: options.adminTokens ?? [] });
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;

@@ -109,6 +109,13 @@ describe("admin endpoints", () => {
     const bad = await get("/events?cursor=garbage", ADMIN);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: 400, message: expect.stringMatching(/cursor/i) });
+    // A parameter given twice has no one meaning, whichever order: refused by name, as the sender's API does.
+    for (const query of ["limit=1&limit=5000", "limit=5000&limit=1", "after=1&after=2"]) {
+      const path = query.startsWith("after") ? `/events/stream?${query}` : `/events?${query}`;
+      const twice = await get(path, ADMIN);
+      expect(twice.status, query).toBe(400);
+      expect(await twice.json()).toEqual({ error: 400, message: expect.stringMatching(/more than once/) });
+    }
   });
 
   it("GET /events/stream delivers new events live and resumes after Last-Event-ID", async () => {

@@ -173,9 +173,18 @@ describe("plant-store-receiver: every status code of the contract, over a real s
     expectError(await post(receiver.url, body, await signedHeaders(body)), 422, /\/id/);
   });
 
-  it("422: an id beyond 2^53 is refused, not rounded, and the message names the lossless option", async () => {
-    const body = '{"id":9007199254740993,"name":"Fern"}';
-    expectError(await post(receiver.url, body, await signedHeaders(body)), 422, /\/id.*lossless/s);
+  it("200 for every int64 id, beyond 2^53 too, stored exactly as sent; 422 beyond int64", async () => {
+    for (const id of ["9007199254740993", "-9223372036854775808", "9223372036854775807"]) {
+      const body = `{"id":${id},"name":"Fern"}`;
+      const r = await post(receiver.url, body, await signedHeaders(body, { id: `msg_int64_${id}` }));
+      expect(r.status, id).toBe(200);
+    }
+    const listed = await fetch(`${receiver.url}/events?limit=1000`, {
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    expect(await listed.text()).toContain('"payload":{"id":9007199254740993,"name":"Fern"}');
+    const beyond = '{"id":9223372036854775808,"name":"Fern"}';
+    expectError(await post(receiver.url, beyond, await signedHeaders(beyond)), 422, /\/id.*int64/s);
   });
 
   it("503 while the database cannot commit (another process holds the write lock); nothing acknowledged", async () => {

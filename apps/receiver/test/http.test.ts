@@ -70,6 +70,20 @@ describe("HTTP edges, over raw sockets", () => {
     expect(jsonBody(framing)).toMatchObject({ error: 400 });
   });
 
+  it("a malformed request pipelined after a good one: the good one's 200 first, then the 400 (RFC 9112 §9.3.2)", async () => {
+    const body = '{"id":77,"name":"Pipelined fern"}';
+    const first = (await request(body, { "content-length": String(body.length) })).replace(
+      "connection: close\r\n",
+      "",
+    );
+    const answer = await raw(receiver.url, `${first}${body}BOGUS\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nHTTP\/1\.1 400 Bad Request\r\n/);
+    expect(jsonBody(answer.slice(answer.indexOf("HTTP/1.1 400")))).toEqual({
+      error: 400,
+      message: expect.stringContaining("not valid HTTP/1.1"),
+    });
+  });
+
   it("431 with a JSON body for oversized headers", async () => {
     const answer = await raw(
       receiver.url,

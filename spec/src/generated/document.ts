@@ -91,10 +91,27 @@ export const document = {
         },
         "responses": {
           "200": {
-            "description": "Received. The event is stored (or was already stored under the same `webhook-id`)."
+            "description": "Received. The event is stored (or was already stored under the same `webhook-id`).",
+            "headers": {
+              "webhook-duplicate": {
+                "description": "`true` when an event with this `webhook-id` was already stored: this delivery had no second effect. Absent otherwise.",
+                "schema": {
+                  "type": "string",
+                  "const": "true"
+                }
+              }
+            }
           },
           "400": {
-            "description": "Malformed JSON or malformed Standard Webhooks headers.",
+            "description": "Malformed JSON (or a body that is not UTF-8), a malformed `Authorization` header (not exactly one token after `Bearer`, or two `Authorization` headers), or malformed Standard Webhooks headers.",
+            "headers": {
+              "WWW-Authenticate": {
+                "description": "With a malformed `Authorization` header: `Bearer realm=\"plant-store\", error=\"invalid_request\"` (RFC 6750 §3.1).",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -111,7 +128,7 @@ export const document = {
             "description": "Missing or invalid bearer token (with a `WWW-Authenticate` challenge), or an invalid signature or a timestamp outside the tolerance window.",
             "headers": {
               "WWW-Authenticate": {
-                "description": "`Bearer realm=\"plant-store\"`, with `error=\"invalid_token\"` when a token was presented.",
+                "description": "`Bearer realm=\"plant-store\"`, with `error=\"invalid_token\"` when the presented token was refused (not when the token was accepted and the signature or timestamp was not).",
                 "schema": {
                   "type": "string"
                 }
@@ -158,6 +175,16 @@ export const document = {
               }
             }
           },
+          "408": {
+            "description": "The request did not arrive in time (its headers or body came too slowly); the connection is closed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
           "413": {
             "description": "The body is larger than the receiver's cap.",
             "content": {
@@ -169,7 +196,15 @@ export const document = {
             }
           },
           "415": {
-            "description": "The body is not `application/json`.",
+            "description": "The body is not `application/json` (UTF-8), or it is compressed (`Content-Encoding`).",
+            "headers": {
+              "Accept-Encoding": {
+                "description": "`identity`, when the body came with a `Content-Encoding`: send the signed bytes as they are.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -188,6 +223,16 @@ export const document = {
                 "example": {
                   "error": 422,
                   "message": "/name: Required. Send a string name for the plant."
+                }
+              }
+            }
+          },
+          "431": {
+            "description": "The request headers are too large; the connection is closed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
                 }
               }
             }

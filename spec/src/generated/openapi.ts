@@ -102,13 +102,17 @@ export interface operations {
             /** @description Received. The event is stored (or was already stored under the same `webhook-id`). */
             200: {
                 headers: {
+                    /** @description `true` when an event with this `webhook-id` was already stored: this delivery had no second effect. Absent otherwise. */
+                    "webhook-duplicate"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Malformed JSON or malformed Standard Webhooks headers. */
+            /** @description Malformed JSON (or a body that is not UTF-8), a malformed `Authorization` header (not exactly one token after `Bearer`, or two `Authorization` headers), or malformed Standard Webhooks headers. */
             400: {
                 headers: {
+                    /** @description With a malformed `Authorization` header: `Bearer realm="plant-store", error="invalid_request"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -124,7 +128,7 @@ export interface operations {
             /** @description Missing or invalid bearer token (with a `WWW-Authenticate` challenge), or an invalid signature or a timestamp outside the tolerance window. */
             401: {
                 headers: {
-                    /** @description `Bearer realm="plant-store"`, with `error="invalid_token"` when a token was presented. */
+                    /** @description `Bearer realm="plant-store"`, with `error="invalid_token"` when the presented token was refused (not when the token was accepted and the signature or timestamp was not). */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -158,6 +162,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request did not arrive in time (its headers or body came too slowly); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is larger than the receiver's cap. */
             413: {
                 headers: {
@@ -167,9 +180,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not `application/json`. */
+            /** @description The body is not `application/json` (UTF-8), or it is compressed (`Content-Encoding`). */
             415: {
                 headers: {
+                    /** @description `identity`, when the body came with a `Content-Encoding`: send the signed bytes as they are. */
+                    "Accept-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -188,6 +203,15 @@ export interface operations {
                      *       "message": "/name: Required. Send a string name for the plant."
                      *     }
                      */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are too large; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
