@@ -5,6 +5,7 @@ import {
   createToken,
   createTokenVerifier,
   parseAuthorization,
+  parseDateTime,
   parseSecret,
 } from "@plant-store/core";
 import { answerClientError, nodeHeaders } from "@plant-store/core/node";
@@ -52,8 +53,8 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 const DEFAULT_GRACE_SECONDS = 86_400;
 /** The longest secret rotation grace, 7 days (as Stripe's). */
 const MAX_GRACE_SECONDS = 7 * 86_400;
-/** RFC 3339 `date-time` (e.g. 2026-11-22T10:00:00Z or …+02:00). */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+/** The longest `reason` a subscription is disabled with. */
+const MAX_REASON_LENGTH = 1000;
 
 /**
  * The admin API (Fastify): subscriptions, publishing, messages, deliveries and their attempts, resend and
@@ -273,8 +274,16 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     const id = param(request);
     await subscription(id);
     const body = request.body === undefined ? {} : objectBody(request);
-    const reason =
-      typeof body.reason === "string" && body.reason !== "" ? body.reason : "Disabled by an operator.";
+    if (
+      body.reason !== undefined &&
+      (typeof body.reason !== "string" || body.reason === "" || body.reason.length > MAX_REASON_LENGTH)
+    ) {
+      throw new ApiError(
+        400,
+        `reason must be a string of 1 to ${MAX_REASON_LENGTH} characters, or left out.`,
+      );
+    }
+    const reason = (body.reason as string | undefined) ?? "Disabled by an operator.";
     return subscriptionJson(await store.subscriptions.disable(id, reason));
   });
   app.post("/subscriptions/:id/enable", async (request) => {
@@ -287,6 +296,12 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     await subscription(id);
     const body = objectBody(request);
     if (body.kind === "token") {
+      if (body.graceSeconds !== undefined) {
+        throw new ApiError(
+          400,
+          "graceSeconds applies to secrets only: a new token replaces the old one at once (configure the receiver to accept both first).",
+        );
+      }
       const token = body.value === undefined ? createToken() : checkToken(body.value);
       await store.subscriptions.update(id, { token });
       return { token };
@@ -309,9 +324,13 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     const id = param(request);
     await subscription(id);
     const text = objectBody(request).since;
-    const since = typeof text === "string" && DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
-    if (Number.isNaN(since))
-      throw new ApiError(400, "since must be an RFC 3339 date-time string, e.g. 2026-11-22T10:00:00Z.");
+    // Strict: Date.parse would read 2026-02-30 as March 2, and 24:00 as the next day.
+    const since = typeof text === "string" ? parseDateTime(text) : null;
+    if (since === null)
+      throw new ApiError(
+        400,
+        "since must be an RFC 3339 date-time string with an existing date and time, e.g. 2026-11-22T10:00:00Z.",
+      );
     return { requeued: await store.outbox.recover(id, since) };
   });
 
@@ -391,8 +410,9 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
 
   async function delivery(request: FastifyRequest): Promise<Delivery> {
     const raw = param(request);
-    if (!/^\d{1,15}$/.test(raw)) throw new ApiError(400, "A delivery id is a whole number.");
-    const found = await store.outbox.getDelivery(Number(raw));
+    if (!/^\d{1,20}$/.test(raw)) throw new ApiError(400, "A delivery id is a whole number.");
+    // A whole number beyond what any delivery can have is not malformed, only unknown.
+    const found = Number.isSafeInteger(Number(raw)) ? await store.outbox.getDelivery(Number(raw)) : null;
     if (!found) throw new ApiError(404, `No delivery ${raw}.`);
     return found;
   }

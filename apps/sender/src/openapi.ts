@@ -28,7 +28,7 @@ export const adminOpenApi = withCommonResponses({
     version: "1.0.0",
     license: { name: "MIT", identifier: "MIT" },
     description:
-      "Manage the subscribers of the New Plant webhook, publish events and inspect deliveries. Every error is `{ error, message }`.",
+      "Manage the subscribers of the New Plant webhook, publish events and inspect deliveries. Every error is `{ error, message }`. A method an operation does not list, on a path it does, answers 405 with an `Allow` header naming the methods that path takes.",
   },
   servers: [{ url: "http://127.0.0.1:4001" }],
   security: [{ adminToken: [] }],
@@ -98,7 +98,10 @@ export const adminOpenApi = withCommonResponses({
         summary: "Stop delivering to it",
         requestBody: {
           required: false,
-          ...json({ type: "object", properties: { reason: { type: "string" } } }),
+          ...json({
+            type: "object",
+            properties: { reason: { type: "string", minLength: 1, maxLength: 1000 } },
+          }),
         },
         responses: {
           "200": { description: "Disabled.", ...json(ref("Subscription")) },
@@ -310,7 +313,12 @@ export const adminOpenApi = withCommonResponses({
         operationId: "health",
         summary: "The process is alive",
         security: [],
-        responses: { "200": { description: "Alive." } },
+        responses: {
+          "200": {
+            description: "Alive.",
+            ...json({ type: "object", required: ["status"], properties: { status: { const: "ok" } } }),
+          },
+        },
       },
     },
     "/readyz": {
@@ -319,7 +327,28 @@ export const adminOpenApi = withCommonResponses({
         operationId: "ready",
         summary: "The store answers",
         security: [],
-        responses: { "200": { description: "Ready." }, "503": error },
+        responses: {
+          "200": {
+            description: "Ready: the store can take a write.",
+            ...json({
+              type: "object",
+              required: ["status", "backend"],
+              properties: { status: { const: "ready" }, backend: { enum: ["sqlite", "postgres"] } },
+            }),
+          },
+          "503": error,
+        },
+      },
+    },
+    "/openapi.json": {
+      get: {
+        tags: ["operations"],
+        operationId: "openapi",
+        summary: "This document",
+        security: [],
+        responses: {
+          "200": { description: "The admin API as OpenAPI 3.1.", ...json({ type: "object" }) },
+        },
       },
     },
     "/metrics": {
@@ -462,20 +491,33 @@ export const adminOpenApi = withCommonResponses({
   },
 } as const);
 
-type Operation = { tags?: readonly string[]; requestBody?: unknown; responses: Record<string, unknown> };
+type Operation = {
+  tags?: readonly string[];
+  parameters?: readonly { in?: string }[];
+  responses: Record<string, unknown>;
+};
 
 /**
- * Adds the answers every operation can give, so the document lists what the API really returns: on each
- * authenticated operation 400 (malformed `Authorization`), 401 and 503 (store unavailable); on each one with a
- * body 400 (not JSON), 413 (over the body limit) and 415 (not `application/json`). Responses end up sorted.
+ * Adds the answers every operation can give, so the document lists what the API really returns: on every one 408
+ * (a request that arrives too slowly) and 431 (headers too large); on each authenticated one 400 (malformed
+ * `Authorization`), 401 and 503 (store unavailable); on each that takes a body (POST, PATCH) 400 (not JSON), 413
+ * (over the body limit) and 415 (not `application/json`), also where it expects none and one is sent; on each with a
+ * path parameter 414 (a segment over 100 characters). Responses end up sorted.
  */
 function withCommonResponses<T extends { paths: Record<string, Record<string, unknown>> }>(doc: T): T {
   for (const item of Object.values(doc.paths)) {
+    const pathParameters = (item.parameters as Operation["parameters"]) ?? [];
     for (const [method, value] of Object.entries(item)) {
       if (!["get", "post", "patch", "put", "delete"].includes(method)) continue;
       const op = value as Operation;
-      if (op.tags?.includes("operations")) continue;
-      const extra = ["400", "401", "503", ...(op.requestBody ? ["413", "415"] : [])];
+      const withPath = [...pathParameters, ...(op.parameters ?? [])].some((p) => p.in === "path");
+      const extra = [
+        "408",
+        "431",
+        ...(op.tags?.includes("operations") ? [] : ["400", "401", "503"]),
+        ...(method === "post" || method === "patch" ? ["400", "413", "415"] : []),
+        ...(withPath ? ["414"] : []),
+      ];
       const responses: Record<string, unknown> = { ...op.responses };
       for (const status of extra) responses[status] ??= error;
       op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));

@@ -45,10 +45,14 @@ describe("the admin API document", () => {
     >;
     for (const [path, item] of Object.entries(paths)) {
       for (const [method, op] of Object.entries(item)) {
-        if (method === "parameters" || op.tags?.includes("operations")) continue;
+        if (method === "parameters") continue;
         const statuses = Object.keys(op.responses);
+        expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(["408", "431"]));
+        if (path.includes("{")) expect(statuses, `${method} ${path}`).toContain("414");
+        if (op.tags?.includes("operations")) continue;
         expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(["400", "401", "503"]));
-        if (op.requestBody)
+        // A body can be sent to any POST, also one that expects none: it is refused as any other body is.
+        if (method === "post" || method === "patch")
           expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(["413", "415"]));
       }
     }
@@ -367,6 +371,87 @@ describe("admin API over a real socket", () => {
     ).toBe(404);
   });
 
+  it("answers only statuses its document lists for the operation asked (a sweep of edge requests)", async () => {
+    const sub = await api(sender.url, "POST", "/subscriptions", { url: "http://127.0.0.1:9/plant/webhook" });
+    const id = sub.body.id as string;
+    const auth = { authorization: `Bearer ${ADMIN}` };
+    const paths = adminOpenApi.paths as unknown as Record<string, Record<string, { responses: object }>>;
+    const documented = (method: string, path: string) => {
+      const template = Object.keys(paths).find((t) =>
+        new RegExp(`^${t.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path.split("?")[0] as string),
+      );
+      return Object.keys(paths[template as string]?.[method.toLowerCase()]?.responses ?? {});
+    };
+    const probes: [string, string, RequestInit][] = [
+      [
+        "POST",
+        `/subscriptions/${id}/enable`,
+        { headers: { ...auth, "content-type": "text/plain" }, body: "x" },
+      ],
+      [
+        "POST",
+        `/deliveries/1/resend`,
+        { headers: { ...auth, "content-type": "application/json" }, body: "x".repeat(70_000) },
+      ],
+      ["GET", `/subscriptions/${"s".repeat(101)}`, { headers: auth }],
+      [
+        "POST",
+        `/subscriptions/${id}/disable`,
+        { headers: { ...auth, "content-type": "application/json" }, body: '{"reason":5}' },
+      ],
+      [
+        "POST",
+        `/subscriptions/${id}/rotate`,
+        {
+          headers: { ...auth, "content-type": "application/json" },
+          body: '{"kind":"token","graceSeconds":-5}',
+        },
+      ],
+      [
+        "POST",
+        `/subscriptions/${id}/recover`,
+        {
+          headers: { ...auth, "content-type": "application/json" },
+          body: '{"since":"2026-02-30T10:00:00Z"}',
+        },
+      ],
+      ["GET", "/deliveries/1234567890123456", { headers: auth }],
+      ["GET", "/deliveries/12345678901234567890", { headers: auth }],
+      ["GET", "/healthz", {}],
+      ["GET", "/readyz", {}],
+      ["GET", "/openapi.json", {}],
+    ];
+    for (const [method, path, init] of probes) {
+      const res = await fetch(`${sender.url}${path}`, { method, ...init });
+      expect(documented(method, path), `${method} ${path.slice(0, 60)}`).toContain(String(res.status));
+      const body = (await res.json()) as { error?: number };
+      if (res.status >= 400) expect(body.error, `${method} ${path.slice(0, 60)}`).toBe(res.status);
+    }
+    expect(await (await fetch(`${sender.url}/healthz`)).json()).toEqual({ status: "ok" });
+    expect(await (await fetch(`${sender.url}/readyz`)).json()).toEqual({
+      status: "ready",
+      backend: "sqlite",
+    });
+  });
+
+  it("refuses fields of the wrong type or range instead of ignoring them", async () => {
+    const sub = await api(sender.url, "POST", "/subscriptions", { url: "http://127.0.0.1:9/plant/webhook" });
+    const id = sub.body.id as string;
+    for (const reason of [5, "", "r".repeat(1001), null]) {
+      const res = await api(sender.url, "POST", `/subscriptions/${id}/disable`, { reason });
+      expect(res.status, JSON.stringify(reason).slice(0, 20)).toBe(400);
+      expect(res.body.message).toMatch(/reason/);
+    }
+    expect((await api(sender.url, "GET", `/subscriptions/${id}`)).body.enabled).toBe(true);
+    const graced = await api(sender.url, "POST", `/subscriptions/${id}/rotate`, {
+      kind: "token",
+      graceSeconds: 60,
+    });
+    expect(graced.status).toBe(400);
+    expect(graced.body.message).toMatch(/secrets only/);
+    expect((await api(sender.url, "GET", "/deliveries/1234567890123456")).status).toBe(404);
+  });
+
   it("lists deliveries by state and subscription, with attempts, and recovers since a time", async () => {
     const sub = await api(sender.url, "POST", "/subscriptions", { url: "http://127.0.0.1:9/plant/webhook" });
     await api(sender.url, "POST", "/events", '{"id":5,"name":"Aloe"}');
@@ -383,7 +468,22 @@ describe("admin API over a real socket", () => {
       since: "2020-01-01T00:00:00Z",
     });
     expect(recover.body).toEqual({ requeued: expect.any(Number) });
-    for (const since of ["soon", 0, "0", "1", "2026-11-22", "2026-11-22 10:00:00", null]) {
+    // RFC 3339, strictly: Date.parse would take the 30th of February as March 2, and 24:00 as the next day.
+    const leap = await api(sender.url, "POST", `/subscriptions/${sub.body.id}/recover`, {
+      since: "2016-12-31T23:59:60Z",
+    });
+    expect(leap.status).toBe(200);
+    for (const since of [
+      "soon",
+      0,
+      "0",
+      "1",
+      "2026-11-22",
+      "2026-11-22 10:00:00",
+      null,
+      "2026-02-30T10:00:00Z",
+      "2026-02-10T24:00:00Z",
+    ]) {
       const res = await api(sender.url, "POST", `/subscriptions/${sub.body.id}/recover`, { since });
       expect(res.status, JSON.stringify(since)).toBe(400);
       expect(res.body.message).toMatch(/RFC 3339/);
