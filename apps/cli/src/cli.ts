@@ -62,7 +62,8 @@ Examples:
     .option("--secret <whsec>", "required signing secret (generated and printed when omitted)")
     .option("--db <target>", "keep events in SQLite or PostgreSQL (default: in memory)")
     .option("--forward-to <url>", "relay each event's exact bytes and headers to this URL")
-    .option("--lossless", "accept the whole int64 id range (ids beyond 2^53)")
+    // Every int64 id is accepted (the contract's range); --lossless, which used to turn that on, is still accepted.
+    .addOption(new Option("--lossless").hideHelp())
     .option("--json", "one JSON line per event (NDJSON)")
     .addHelpText(
       "after",
@@ -78,7 +79,8 @@ Examples:
     .command("validate")
     .description("Validate New Plant payloads: one JSON document or NDJSON, from a file or stdin")
     .argument("[file]", "a file, or - for stdin", "-")
-    .option("--lossless", "accept the whole int64 id range")
+    .option("--safe", "also refuse ids beyond 2^53, which a JavaScript number would round")
+    .addOption(new Option("--lossless").hideHelp()) // the default now; still accepted
     .option("--json", "one result per payload")
     .addHelpText(
       "after",
@@ -189,6 +191,7 @@ Examples:
     cmd
       .addOption(new Option("--sender-url <url>", "the sender's admin API").env("PLANT_STORE_SENDER_URL"))
       .addOption(new Option("--admin-token <token>", "admin bearer token").env("PLANT_STORE_ADMIN_TOKEN"))
+      .option("--timeout <ms>", "per request to the sender (default 30000)")
       .option("--json", "machine-readable output");
     if (examples.length === 0) return cmd;
     return cmd.addHelpText(
@@ -303,6 +306,13 @@ Examples (with PLANT_STORE_SENDER_URL and PLANT_STORE_ADMIN_TOKEN set):
   ).action(adminAction("recover"));
 
   try {
+    const twice = repeatedFlag(argv);
+    if (twice) {
+      throw new CliError(
+        `${twice} is given more than once; give it once${twice === "--secret" ? " (only verify takes several secrets, for rotation)" : ""}.`,
+        2,
+      );
+    }
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
@@ -330,4 +340,24 @@ async function version(): Promise<string> {
   return (
     JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
   ).version;
+}
+
+/**
+ * The first option given twice that takes one value. Commander keeps the last silently, so `--token a --token b`
+ * would send with b and `sign --secret a --secret b` sign with b alone. Repeatable: `-H/--header`, and `--secret`
+ * of `verify` (every secret of a rotation).
+ */
+function repeatedFlag(argv: string[]): string | undefined {
+  const command = argv.find((arg) => !arg.startsWith("-"));
+  const repeatable = new Set(["--header", "-H", ...(command === "verify" ? ["--secret"] : [])]);
+  const seen = new Set<string>();
+  for (const arg of argv) {
+    if (arg === "--") break;
+    if (!arg.startsWith("--")) continue;
+    const flag = arg.split("=", 1)[0] as string;
+    if (repeatable.has(flag)) continue;
+    if (seen.has(flag)) return flag;
+    seen.add(flag);
+  }
+  return undefined;
 }

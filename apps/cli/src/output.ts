@@ -83,8 +83,7 @@ export function httpUrl(flag: string, value: string): URL {
   try {
     url = new URL(value);
   } catch {
-    // Shown without anything between "//" and "@", which could be a password.
-    const shown = value.replace(/\/\/[^/]*@/, "//…@").slice(0, 200);
+    const shown = withoutCredentials(value).slice(0, 200);
     throw new CliError(
       `${flag} '${shown}' is not a URL; give an http(s) URL, e.g. http://127.0.0.1:4000.`,
       2,
@@ -100,6 +99,19 @@ export function httpUrl(flag: string, value: string): URL {
     throw new CliError(`${flag} must be an http(s) URL, not ${url.protocol}.`, 2);
   }
   return url;
+}
+
+/**
+ * A URL-ish text with anything between "//" and the last "@" replaced by "…": that part could be a password, and one
+ * holding a "/" or "@" must not end the masking early.
+ *
+ * @example
+ * ```ts
+ * withoutCredentials("http://admin:s3cr/et@host/x"); // "http://…@host/x"
+ * ```
+ */
+export function withoutCredentials(value: string): string {
+  return value.replace(/\/\/.*@/s, "//…@");
 }
 
 // RFC 6750 §2.1 b64token: the only characters a bearer token can carry in a header.
@@ -124,6 +136,20 @@ export function bearerToken(flag: string, value: string): string {
 }
 
 /**
+ * A flag that names a credential, when it is given but empty: `--secret ''` would otherwise mean "no secret" and
+ * send unsigned without a word.
+ *
+ * @example
+ * ```ts
+ * notEmpty("--secret", ""); // throws CliError (exit 2)
+ * ```
+ */
+export function notEmpty(flag: string, value: string | undefined): string | undefined {
+  if (value === "") throw new CliError(`${flag} is empty; give a value, or leave the flag out.`, 2);
+  return value;
+}
+
+/**
  * Says why a `fetch` failed in words, and what to try (never the request's headers).
  *
  * @example
@@ -133,7 +159,7 @@ export function bearerToken(flag: string, value: string): string {
  */
 export function fetchFailure(error: unknown, timeoutMs?: number, timeoutFlag?: string): string {
   const e = error as Error & { cause?: { code?: string; message?: string } };
-  if (e.name === "TimeoutError") {
+  if (e.name === "TimeoutError" || (e.name === "AbortError" && timeoutMs !== undefined)) {
     return `no answer within ${timeoutMs} ms${timeoutFlag ? ` (raise ${timeoutFlag})` : ""}`;
   }
   const code = e.cause?.code;
@@ -149,6 +175,29 @@ export function fetchFailure(error: unknown, timeoutMs?: number, timeoutFlag?: s
       return "the connection was closed before an answer";
     case "bad port":
       return "fetch refuses this port as unsafe (a Fetch-standard 'bad port'); use another port";
+    case "UND_ERR_HEADERS_TIMEOUT":
+    case "UND_ERR_BODY_TIMEOUT":
+      return "no answer in time: the server accepted the connection but did not respond";
+  }
+  if (typeof code === "string" && /^ERR_(SSL|TLS)_|^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)) {
+    return code.startsWith("ERR_SSL_WRONG_VERSION")
+      ? "the TLS handshake failed: is the URL https:// for a server that speaks plain http (or the reverse)?"
+      : `the TLS handshake failed (${code}): check the URL's scheme and the server's certificate`;
   }
   return code ? `${code}: ${message}` : message;
+}
+
+/**
+ * Whether an answer is a redirect, which no command follows: the webhook (and every admin request) goes to the URL
+ * itself, and following a 301/302/303 would turn the POST into a bodyless GET that "succeeds".
+ *
+ * @example
+ * ```ts
+ * redirectNote(302, "http://elsewhere/"); // "a redirect to http://elsewhere/, not followed: …"
+ * ```
+ */
+export function redirectNote(status: number, location: string | null): string | null {
+  if (status < 300 || status > 399 || status === 304) return null;
+  const target = location ? ` to ${withoutCredentials(location).slice(0, 200)}` : "";
+  return `a redirect${target}, not followed: send to the final URL itself`;
 }

@@ -61,7 +61,7 @@ export async function payloadBytes(options: PayloadOptions, required = false): P
     }
   }
   if (fields.length > 0) {
-    const example = JSON.parse(exampleText()) as { id: number; name: string };
+    const example = JSON.parse(exampleText()) as { id: number; name: string; tag?: string };
     const id = options.id ?? String(example.id);
     if (!/^-?(0|[1-9]\d*)$/.test(id)) {
       throw new CliError(
@@ -73,7 +73,8 @@ export async function payloadBytes(options: PayloadOptions, required = false): P
       throw new CliError(`--id is outside the int64 range (${INT64_MIN} to ${INT64_MAX}).`, 2);
     }
     const parts = [`"id":${id}`, `"name":${JSON.stringify(options.name ?? example.name)}`];
-    if (options.tag !== undefined) parts.push(`"tag":${JSON.stringify(options.tag)}`);
+    const tag = options.tag ?? example.tag;
+    if (tag !== undefined) parts.push(`"tag":${JSON.stringify(tag)}`);
     return Buffer.from(`{${parts.join(",")}}`);
   }
   return Buffer.from(exampleText());

@@ -73,14 +73,17 @@ describe("plant-store basics", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
+    // Every int64 id is valid (the contract's range); --safe also asks for what a JavaScript number holds exactly.
     expect(results.map((r: { line: number; valid: boolean }) => [r.line, r.valid])).toEqual([
       [1, true],
       [2, false],
-      [4, false],
+      [4, true],
     ]);
     expect(results[1].issues[0].pointer).toBe("/id");
-    const lossless = await cli(["validate", file, "--lossless"]);
-    expect(lossless.stdout).toMatch(/2 valid, 1 invalid/);
+    const safe = await cli(["validate", file, "--safe"]);
+    expect(safe.stdout).toMatch(/1 valid, 2 invalid/);
+    expect(safe.stdout).toMatch(/line 4 \/id: .*2\^53/);
+    expect((await cli(["validate", file, "--lossless"])).stdout).toMatch(/2 valid, 1 invalid/); // still accepted
     expect((await cli(["validate", join(dir, "missing.json")])).code).toBe(2);
   });
 
@@ -159,7 +162,8 @@ describe("send and listen", () => {
           .split("\n")
           .find((l) => l.includes(result.webhookId)),
       );
-      expect(JSON.parse(line).payload).toEqual({ id: 7, name: "Fern" });
+      // Fields not given come from the spec's example, its tag included.
+      expect(JSON.parse(line).payload).toEqual({ id: 7, name: "Fern", tag: "tropical" });
       const many = await cli([
         "send",
         url,
@@ -305,10 +309,26 @@ describe("sender administration against a real plant-store-sender", () => {
         secret,
       ]);
       expect(added.code).toBe(0);
+      // What the user passed is never printed back; what the sender generated is, once.
+      expect(added.stdout).not.toContain(token);
+      expect(added.stdout).not.toContain(secret);
       const id = added.value.id as string;
       expect((await run(["subscriptions", "list"])).value.data.map((s: { id: string }) => s.id)).toEqual([
         id,
       ]);
+      const generated = await cli(["subscriptions", "add", `${receiver.info}/plant/webhook`], { env });
+      expect(generated.stdout).toMatch(/token: psk_\S+/);
+      expect(generated.stdout).toMatch(/secret: whsec_\S+/);
+      expect(generated.stdout).toContain("Shown once");
+      const generatedId = /^id: (\S+)/m.exec(generated.stdout)?.[1] as string;
+      const newSecret = createSecret();
+      const given = await cli(
+        ["subscriptions", "rotate", generatedId, "--kind", "secret", "--value", newSecret],
+        { env },
+      );
+      expect(given.code).toBe(0);
+      expect(given.stdout).not.toContain(newSecret);
+      await run(["subscriptions", "disable", generatedId]);
       expect((await run(["subscriptions", "show", id])).value.url).toBe(`${receiver.info}/plant/webhook`);
       expect((await run(["subscriptions", "disable", id, "--reason", "testing"])).value.enabled).toBe(false);
       expect((await run(["subscriptions", "enable", id])).value.enabled).toBe(true);

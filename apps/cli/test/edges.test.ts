@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { styleText } from "node:util";
@@ -171,9 +172,9 @@ describe("payload flags", () => {
         );
       }
       expect(server.requests.map((r) => r.body.toString())).toEqual([
-        '{"id":9223372036854775807,"name":"Big"}',
-        '{"id":-9223372036854775808,"name":"Big"}',
-        '{"id":0,"name":"Big"}',
+        '{"id":9223372036854775807,"name":"Big","tag":"tropical"}',
+        '{"id":-9223372036854775808,"name":"Big","tag":"tropical"}',
+        '{"id":0,"name":"Big","tag":"tropical"}',
       ]);
     } finally {
       await server.close();
@@ -345,7 +346,7 @@ describe("listen", () => {
     }
   });
 
-  it("--lossless accepts int64 ids beyond 2^53 (and prints them exactly); without it they are refused", async () => {
+  it("accepts every int64 id and prints it exactly (--lossless, the old way to ask for it, still accepted)", async () => {
     const token = createToken();
     const secret = createSecret();
     const body = '{"id":9223372036854775807,"name":"Big"}';
@@ -368,9 +369,8 @@ describe("listen", () => {
       try {
         const url = (JSON.parse(listener.info) as { listening: string }).listening;
         const sent = await cli(["send", url, "--token", token, "--secret", secret, "--data", body, "--json"]);
-        expect(JSON.parse(sent.stdout).status, String(lossless)).toBe(lossless ? 200 : 422);
-        if (lossless)
-          expect(await until(() => listener.stdout())).toContain('"payload":{"id":9223372036854775807,');
+        expect(JSON.parse(sent.stdout).status, String(lossless)).toBe(200);
+        expect(await until(() => listener.stdout())).toContain('"payload":{"id":9223372036854775807,');
       } finally {
         await listener.stop();
       }
@@ -420,6 +420,258 @@ describe("administration errors", () => {
     } finally {
       plain.close();
     }
+  });
+});
+
+describe("redirects are not followed", () => {
+  it("send and listen --forward-to report a 30x as a failure (a followed 302 would POST nothing and 'succeed')", async () => {
+    const target = await captureServer();
+    const redirects = await Promise.all(
+      [302, 307].map(async (status) => {
+        const server = createServer((req, res) => {
+          req.resume();
+          res.writeHead(status, { location: target.url });
+          res.end();
+        });
+        await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+        return {
+          status,
+          server,
+          url: `http://127.0.0.1:${(server.address() as { port: number }).port}/plant/webhook`,
+        };
+      }),
+    );
+    try {
+      for (const { status, url } of redirects) {
+        const sent = await cli(["send", url, "--token", "psk_x"]);
+        expect(sent.code, String(status)).toBe(1);
+        expect(sent.stdout, String(status)).toMatch(new RegExp(`^${status} `));
+        expect(sent.stderr, String(status)).toMatch(
+          /redirect to http:\/\/127\.0\.0\.1:\d+\/plant\/webhook, not followed/,
+        );
+        expect(sent.stderr, String(status)).not.toMatch(/ArrayBuffer/);
+      }
+      const token = createToken();
+      const secret = createSecret();
+      const listener = await background(
+        CLI,
+        ["listen", "--port", "0", "--token", token, "--secret", secret, "--forward-to", redirects[0]!.url],
+        (_out, err) => /Listening on (\S+)/.exec(err)?.[1],
+      );
+      try {
+        expect((await cli(["send", listener.info, "--token", token, "--secret", secret])).code).toBe(0);
+        expect(await until(() => listener.stdout())).toMatch(/→ 302 \(a redirect to .*, not followed/);
+      } finally {
+        await listener.stop();
+      }
+      expect(target.requests).toHaveLength(0);
+    } finally {
+      for (const { server } of redirects) server.close();
+      await target.close();
+    }
+  });
+});
+
+describe("send --count", () => {
+  it("counts int64 ids up exactly (no duplicates beyond 2^53), and needs a JSON object", async () => {
+    const server = await captureServer();
+    try {
+      const r = await cli([
+        "send",
+        server.url,
+        "--token",
+        "psk_x",
+        "--id",
+        "9007199254740993",
+        "--count",
+        "3",
+        "--concurrency",
+        "1",
+      ]);
+      expect(r.code).toBe(0);
+      const ids = server.requests.map((q) => /"id":(-?\d+)/.exec(q.body.toString())?.[1]).sort();
+      expect(ids).toEqual(["9007199254740993", "9007199254740994", "9007199254740995"]);
+      const last = await cli([
+        "send",
+        server.url,
+        "--token",
+        "psk_x",
+        "--id",
+        "9223372036854775807",
+        "--count",
+        "2",
+      ]);
+      expect(last.code).toBe(2);
+      expect(last.stderr).toMatch(/beyond the int64 range/);
+      for (const data of ["null", "[1,2]", '"text"', "7"]) {
+        const refused = await cli(["send", server.url, "--token", "psk_x", "--data", data, "--count", "2"]);
+        expect(refused.code, data).toBe(2);
+        expect(refused.stderr, data).toMatch(/--count needs a JSON object payload/);
+      }
+      const bom = join(dir, "bom.json");
+      writeFileSync(bom, '\uFEFF{"id":5,"name":"Fern","tag":"x"}');
+      server.requests.length = 0;
+      expect((await cli(["send", server.url, "--token", "psk_x", "--file", bom, "--count", "2"])).code).toBe(
+        0,
+      );
+      expect(server.requests.map((q) => q.body.toString()).sort()).toEqual([
+        '{"id":5,"name":"Fern","tag":"x"}',
+        '{"id":6,"name":"Fern","tag":"x"}',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("usage errors are refused before anything is sent", () => {
+  it("admin flags the sender would refuse, repeated flags, empty credentials: exit 2, nothing sent, nothing echoed", async () => {
+    const sender = await captureServer();
+    const base = sender.url.replace("/plant/webhook", "");
+    const env = { PLANT_STORE_SENDER_URL: base, PLANT_STORE_ADMIN_TOKEN: "psk_admin" };
+    try {
+      for (const args of [
+        ["subscriptions", "add", "http://u:pw@127.0.0.1:9/plant/webhook"],
+        ["subscriptions", "add", "http://127.0.0.1:9/plant/webhook", "--token", "bad token"],
+        ["subscriptions", "add", "http://127.0.0.1:9/plant/webhook", "--secret", "whsec_short"],
+        ["subscriptions", "rotate", "sub_1", "--kind", "token", "--value", "bad token"],
+        ["subscriptions", "rotate", "sub_1", "--kind", "secret", "--grace", "604801"],
+        ["subscriptions", "rotate", "sub_1", "--kind", "token", "--grace", "60"],
+        ["recover", "sub_1", "--since", "1"],
+        ["recover", "sub_1", "--since", "2020-01-01"],
+        ["recover", "sub_1", "--since", "Jan 1 2020"],
+        ["recover", "sub_1", "--since", "2026-02-30T10:00:00Z"],
+        ["publish", "--idempotency-key", "bad\nkey"],
+        ["subscriptions", "list", "--timeout", "0"],
+      ]) {
+        const r = await cli(args, { env });
+        expect(r.code, args.join(" ")).toBe(2);
+        expect(r.stderr, args.join(" ")).not.toMatch(/pw@|the sender answered/);
+      }
+      expect(sender.requests).toHaveLength(0);
+      const hash = await cli(["token", "hash", "not a token"]);
+      expect(hash.code).toBe(2);
+      for (const args of [
+        ["send", sender.url, "--token", "psk_a", "--token", "psk_b"],
+        ["sign", "--secret", createSecret(), "--secret", createSecret(), "--example"],
+        ["send", sender.url, "--token", "psk_a", "--secret", ""],
+        ["send", sender.url, "--token", ""],
+      ]) {
+        const r = await cli(args);
+        expect(r.code, args.join(" ")).toBe(2);
+        expect(r.stderr, args.join(" ")).toMatch(/more than once|is empty/);
+      }
+      expect(sender.requests).toHaveLength(0);
+      const secret = createSecret();
+      const signed = JSON.parse((await cli(["sign", "--secret", secret, "--example", "--json"])).stdout);
+      const rotation = await cli([
+        "verify",
+        "--secret",
+        createSecret(),
+        "--secret",
+        secret,
+        "--example",
+        ...Object.entries(signed).flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
+      ]);
+      expect(rotation.code).toBe(0); // verify takes several secrets
+    } finally {
+      await sender.close();
+    }
+  });
+
+  it("a URL's password is never shown, also one holding a '/'", async () => {
+    const r = await cli(["send", "http://admin:s3cr/et@127.0.0.1:9/plant/webhook", "--token", "psk_x"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain("s3cr");
+  });
+});
+
+describe("admin requests have a deadline", () => {
+  it("--timeout ends a request to a sender that accepts the connection and never answers", async () => {
+    const silent = createNetServer((socket) => socket.resume());
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    try {
+      const base = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+      const started = Date.now();
+      const r = await cli([
+        "subscriptions",
+        "list",
+        "--sender-url",
+        base,
+        "--admin-token",
+        "psk_x",
+        "--timeout",
+        "300",
+      ]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/no answer within 300 ms \(raise --timeout\)/);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it("TLS to a plain-HTTP port is said in words, not OpenSSL's", async () => {
+    const server = await captureServer();
+    try {
+      const r = await cli(["send", server.url.replace("http:", "https:"), "--token", "psk_x"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/TLS handshake failed/);
+      expect(r.stderr).not.toMatch(/ssl3_record|0A00010B/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("listen on IPv6", () => {
+  it("prints a URL with the address in brackets, which send accepts", async () => {
+    const token = createToken();
+    const secret = createSecret();
+    const listener = await background(
+      CLI,
+      ["listen", "--host", "::1", "--port", "0", "--token", token, "--secret", secret, "--json"],
+      (_out, err) => err.split("\n").find((l) => l.includes('"listening"')),
+    );
+    try {
+      const url = (JSON.parse(listener.info) as { listening: string }).listening;
+      expect(url).toMatch(/^http:\/\/\[::1\]:\d+\/plant\/webhook$/);
+      expect((await cli(["send", url, "--token", token, "--secret", secret])).code).toBe(0);
+    } finally {
+      await listener.stop();
+    }
+  });
+});
+
+describe("validate, byte by byte", () => {
+  it("a payload that is not UTF-8 is invalid (as the receiver says); a broken pretty-printed document is one error, at its line", async () => {
+    const bad = join(dir, "bad.json");
+    writeFileSync(
+      bad,
+      Buffer.concat([Buffer.from('{"id":1,"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+    );
+    const r = await cli(["validate", bad]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/not valid UTF-8/);
+    const broken = join(dir, "broken.json");
+    writeFileSync(broken, '{\n  "id": 1,\n  "name": "Fern"\n  "tag": "x"\n}\n');
+    const b = await cli(["validate", broken, "--json"]);
+    expect(b.code).toBe(1);
+    const results = b.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ line: 4, valid: false });
+    const ndjson = join(dir, "plants.ndjson");
+    writeFileSync(ndjson, '{"id":1,"name":"a"}\n{"id":2,"name":\n{"id":3,"name":"c"}\n');
+    const n = await cli(["validate", ndjson, "--json"]);
+    expect(
+      n.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).valid),
+    ).toEqual([true, false, true]);
   });
 });
 

@@ -1,5 +1,15 @@
+import { parseDateTime, parseSecret } from "@plant-store/core";
 import type { Command } from "commander";
-import { bearerToken, CliError, fetchFailure, httpUrl, paint, printJson } from "../output.js";
+import {
+  bearerToken,
+  CliError,
+  fetchFailure,
+  httpUrl,
+  notEmpty,
+  paint,
+  printJson,
+  redirectNote,
+} from "../output.js";
 import { payloadBytes } from "../payload.js";
 
 interface AdminOptions {
@@ -30,6 +40,13 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
   const base = httpUrl("--sender-url (or PLANT_STORE_SENDER_URL)", options.senderUrl).href;
   if (!options.adminToken) throw new CliError("--admin-token (or PLANT_STORE_ADMIN_TOKEN) is required.", 2);
   bearerToken("--admin-token (or PLANT_STORE_ADMIN_TOKEN)", options.adminToken);
+  const timeout = String(options.timeout ?? DEFAULT_TIMEOUT_MS);
+  if (!/^\d+$/.test(timeout) || Number(timeout) < 1 || Number(timeout) > MAX_TIMEOUT_MS) {
+    throw new CliError(`--timeout must be a whole number from 1 to ${MAX_TIMEOUT_MS} ms.`, 2);
+  }
+  const timeoutMs = Number(timeout);
+  // What the sender would refuse anyway is refused here, before anything is sent (exit 2, as for every usage error).
+  checkLocally(name, positional, options);
   const call = async (
     method: string,
     path: string,
@@ -46,10 +63,16 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
           ...headers,
         },
         ...(body !== undefined && { body }),
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      throw new CliError(`Cannot reach the sender at ${base}: ${fetchFailure(error)}.`);
+      throw new CliError(
+        `Cannot reach the sender at ${base}: ${fetchFailure(error, timeoutMs, "--timeout")}.`,
+      );
     }
+    const redirect = redirectNote(res.status, res.headers.get("location"));
+    if (redirect) throw new CliError(`the sender at ${base} answered ${res.status}: ${redirect}.`);
     const text = await res.text();
     let value: unknown = null;
     try {
@@ -97,9 +120,6 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
       result = await call("POST", `subscriptions/${id()}/enable`);
       break;
     case "subscriptions.rotate": {
-      if (options.grace !== undefined && !/^\d+$/.test(String(options.grace))) {
-        throw new CliError("--grace must be whole seconds.", 2);
-      }
       result = await call(
         "POST",
         `subscriptions/${id()}/rotate`,
@@ -141,16 +161,82 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
       result = await call("POST", `deliveries/${id()}/resend`);
       break;
     case "recover":
-      if (Number.isNaN(Date.parse(String(options.since)))) {
-        throw new CliError("--since must be a date-time, e.g. 2026-11-22T10:00:00Z.", 2);
-      }
       result = await call("POST", `subscriptions/${id()}/recover`, JSON.stringify({ since: options.since }));
       break;
     default:
       throw new CliError(`unknown command ${name}`, 2);
   }
+  // Credentials are printed only when the sender generated them: the ones given on the command line are never echoed.
+  if (name === "subscriptions.add") {
+    if (options.token !== undefined) delete result.token;
+    if (options.secret !== undefined) delete result.secret;
+  }
+  if (name === "subscriptions.rotate" && options.value !== undefined) {
+    delete result.token;
+    delete result.secret;
+  }
   if (options.json) return printJson(result);
   human(name, result);
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const MAX_TIMEOUT_MS = 600_000;
+const MAX_GRACE_SECONDS = 7 * 86_400;
+
+function checkLocally(name: string, positional: string[], options: AdminOptions): void {
+  const text = (key: string) => notEmpty(`--${key}`, options[key] as string | undefined);
+  const secret = (flag: string, value: string) => {
+    try {
+      parseSecret(value);
+    } catch (error) {
+      throw new CliError(`${flag}: ${(error as Error).message}`, 2);
+    }
+  };
+  switch (name) {
+    case "subscriptions.add": {
+      httpUrl("<url>", positional[0] as string);
+      const token = text("token");
+      if (token !== undefined) bearerToken("--token", token);
+      const given = text("secret");
+      if (given !== undefined) secret("--secret", given);
+      break;
+    }
+    case "subscriptions.rotate": {
+      const value = text("value");
+      if (value !== undefined) {
+        if (options.kind === "token") bearerToken("--value", value);
+        else secret("--value", value);
+      }
+      if (options.grace !== undefined) {
+        if (options.kind === "token") {
+          throw new CliError("--grace applies to secrets only: a new token replaces the old one at once.", 2);
+        }
+        const grace = String(options.grace);
+        if (!/^\d+$/.test(grace) || Number(grace) > MAX_GRACE_SECONDS) {
+          throw new CliError(`--grace must be whole seconds from 0 to ${MAX_GRACE_SECONDS} (7 days).`, 2);
+        }
+      }
+      break;
+    }
+    case "recover":
+      if (parseDateTime(String(options.since)) === null) {
+        throw new CliError(
+          "--since must be an RFC 3339 date-time that exists, e.g. 2026-11-22T10:00:00Z (or …+02:00).",
+          2,
+        );
+      }
+      break;
+    case "publish": {
+      const key = options.idempotencyKey;
+      if (key !== undefined && !/^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/.test(String(key))) {
+        throw new CliError(
+          "--idempotency-key must be 1 to 255 visible ASCII characters (spaces only inside), as it goes in a header.",
+          2,
+        );
+      }
+      break;
+    }
+  }
 }
 
 function human(name: string, result: Record<string, unknown>): void {

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { createSecret, createToken, createWebhookHandler, type ReceivedEvent } from "@plant-store/core";
 import { handleNodeRequest, readBody, send } from "@plant-store/core/node";
 import { openStore } from "@plant-store/store";
-import { CliError, fetchFailure, httpUrl, paint } from "../output.js";
+import { CliError, fetchFailure, httpUrl, notEmpty, paint, redirectNote } from "../output.js";
 
 interface ListenOptions {
   port: string;
@@ -11,7 +11,6 @@ interface ListenOptions {
   secret?: string;
   db?: string;
   forwardTo?: string;
-  lossless?: boolean;
   json?: boolean;
 }
 
@@ -42,8 +41,8 @@ export async function listen(options: ListenOptions): Promise<void> {
   if (!/^\d+$/.test(options.port) || Number(options.port) > 65535)
     throw new CliError("--port must be 0–65535.", 2);
   const forwardTo = options.forwardTo ? httpUrl("--forward-to", options.forwardTo) : null;
-  const token = options.token ?? createToken();
-  const secret = options.secret ?? createSecret();
+  const token = notEmpty("--token", options.token) ?? createToken();
+  const secret = notEmpty("--secret", options.secret) ?? createSecret();
   const store = await openStore(options.db ?? ":memory:");
   // Forwarding happens after the sender was answered, one event at a time so the downstream sees them in order;
   // each event is printed once its forward settled. Stopping aborts what is still queued.
@@ -67,10 +66,8 @@ export async function listen(options: ListenOptions): Promise<void> {
   };
   let handler: ReturnType<typeof createWebhookHandler>;
   try {
-    const common = { tokens: [token], secrets: [secret] };
-    handler = options.lossless
-      ? createWebhookHandler({ ...common, mode: "lossless", onEvent })
-      : createWebhookHandler({ ...common, onEvent });
+    // Every int64 id is accepted, as by plant-store-receiver: printed and forwarded exactly as sent.
+    handler = createWebhookHandler({ tokens: [token], secrets: [secret], mode: "lossless", onEvent });
   } catch (error) {
     await store.close();
     throw new CliError((error as Error).message, 2);
@@ -90,7 +87,9 @@ export async function listen(options: ListenOptions): Promise<void> {
     server.listen(Number(options.port), options.host, resolve);
   });
   const { port } = server.address() as { port: number };
-  const url = `http://${options.host}:${port}/plant/webhook`;
+  // An IPv6 address goes in brackets, so the printed URL can be pasted into `plant-store send`.
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  const url = `http://${host}:${port}/plant/webhook`;
   // Only generated credentials are printed: the user already has the ones they passed.
   const intro = {
     listening: url,
@@ -135,10 +134,12 @@ async function forward(
       method: "POST",
       headers,
       body: event.body,
+      redirect: "manual", // a 301/302 would be followed as a bodyless GET that "succeeds"
       signal: AbortSignal.any([AbortSignal.timeout(FORWARD_TIMEOUT_MS), stopping]),
     });
     await res.arrayBuffer();
-    return { status: res.status };
+    const redirect = redirectNote(res.status, res.headers.get("location"));
+    return { status: res.status, ...(redirect && { error: redirect }) };
   } catch (error) {
     return { status: null, error: stopping.aborted ? "stopped" : fetchFailure(error, FORWARD_TIMEOUT_MS) };
   }
@@ -162,7 +163,7 @@ function report(
   const fwd = forwarded
     ? forwarded.status === null
       ? paint("red", `  → forward failed: ${forwarded.error}`)
-      : `  → ${paint(forwarded.status < 300 ? "green" : "red", String(forwarded.status))}`
+      : `  → ${paint(forwarded.status < 300 ? "green" : "red", String(forwarded.status))}${forwarded.error ? paint("red", ` (${forwarded.error})`) : ""}`
     : "";
   process.stdout.write(`${line}${fwd}\n`);
 }

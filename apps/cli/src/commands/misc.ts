@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { checkTokenFormat, createSecret, createToken, hashToken } from "@plant-store/core";
 import { document } from "@plant-store/spec";
-import { printJson } from "../output.js";
+import { CliError, printJson } from "../output.js";
 import { exampleText } from "../payload.js";
 
 /**
@@ -59,7 +59,12 @@ export async function tokenCreate(options: { json?: boolean }): Promise<void> {
  * ```
  */
 export async function tokenHash(token: string, options: { json?: boolean }): Promise<void> {
-  const hash = await hashToken(token);
+  let hash: string;
+  try {
+    hash = await hashToken(token);
+  } catch (error) {
+    throw new CliError((error as Error).message, 2); // the argument cannot be a token: a usage error
+  }
   if (options.json) printJson({ hash });
   else process.stdout.write(`${hash}\n`);
 }

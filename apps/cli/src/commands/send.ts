@@ -1,5 +1,14 @@
-import { createMessageId, sign } from "@plant-store/core";
-import { bearerToken, CliError, fetchFailure, httpUrl, paint, printJson } from "../output.js";
+import { createMessageId, parseNewPlant, serializeNewPlant, sign } from "@plant-store/core";
+import {
+  bearerToken,
+  CliError,
+  fetchFailure,
+  httpUrl,
+  notEmpty,
+  paint,
+  printJson,
+  redirectNote,
+} from "../output.js";
 import { type PayloadOptions, payloadBytes } from "../payload.js";
 
 interface SendOptions extends PayloadOptions {
@@ -29,8 +38,10 @@ interface Result {
  * ```
  */
 export async function send(url: string, options: SendOptions): Promise<void> {
-  const token = options.token ?? process.env.PLANT_STORE_TOKEN;
-  const secret = options.secret ?? process.env.PLANT_STORE_WEBHOOK_SECRET;
+  // An empty flag is a mistake (exit 2); an empty environment variable counts as unset.
+  const token = notEmpty("--token", options.token) ?? (process.env.PLANT_STORE_TOKEN || undefined);
+  const secret =
+    notEmpty("--secret", options.secret) ?? (process.env.PLANT_STORE_WEBHOOK_SECRET || undefined);
   if (!token)
     throw new CliError("--token (or PLANT_STORE_TOKEN) is required: the receiver's bearer token.", 2);
   httpUrl("<url>", url);
@@ -63,14 +74,17 @@ export async function send(url: string, options: SendOptions): Promise<void> {
         method: "POST",
         headers,
         body: text,
+        redirect: "manual",
         signal: AbortSignal.timeout(timeoutMs),
       });
       const responseBody = await res.text();
+      const redirect = redirectNote(res.status, res.headers.get("location"));
       return {
         status: res.status,
         latencyMs: round(performance.now() - started),
         webhookId,
         body: responseBody,
+        ...(redirect && { error: redirect }),
       };
     } catch (error) {
       return {
@@ -94,19 +108,14 @@ export async function send(url: string, options: SendOptions): Promise<void> {
         `${paint(ok ? "green" : "red", String(result.status))} in ${result.latencyMs} ms  webhook-id ${result.webhookId}\n`,
       );
       if (result.body) process.stdout.write(`${result.body}\n`);
+      if (result.error) process.stderr.write(`${paint("red", result.error, process.stderr)} (${url})\n`);
     }
     if (result.status === null || result.status < 200 || result.status > 299) process.exitCode = 1;
     return;
   }
 
   // --count: the same payload with id = base + i, so every webhook is a distinct plant and a distinct webhook-id.
-  let base: Record<string, unknown>;
-  try {
-    base = JSON.parse(body.toString()) as Record<string, unknown>;
-  } catch {
-    throw new CliError("--count needs a JSON object payload (its id is replaced per request).", 2);
-  }
-  const firstId = typeof base.id === "number" ? base.id : 1;
+  const { first: firstId, render } = countedPayloads(body, count);
   const results: Result[] = [];
   let next = 0;
   const started = performance.now();
@@ -114,7 +123,7 @@ export async function send(url: string, options: SendOptions): Promise<void> {
   const worker = async () => {
     while (next < count) {
       const i = next++;
-      results.push(await one(Buffer.from(JSON.stringify({ ...base, id: firstId + i }))));
+      results.push(await one(Buffer.from(render(firstId + BigInt(i)))));
       if (progress && results.length % 25 === 0) {
         const width = 30;
         const filled = Math.round((results.length / count) * width);
@@ -150,6 +159,44 @@ export async function send(url: string, options: SendOptions): Promise<void> {
     for (const [status, n] of Object.entries(statuses)) process.stdout.write(`  ${status}: ${n}\n`);
   }
   if (summary.ok !== count) process.exitCode = 1;
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * The payloads of `--count`: the given object with its `id` replaced per request, counted up exactly as int64 (a
+ * JavaScript number would round ids beyond 2^53 into duplicates). A valid New Plant keeps every other field exactly;
+ * any other JSON object (to test a receiver's 422, say) is re-serialized with `JSON.stringify`.
+ */
+function countedPayloads(body: Buffer, count: number): { first: bigint; render: (id: bigint) => string } {
+  const plant = parseNewPlant(body, { mode: "lossless" });
+  let first: bigint;
+  let render: (id: bigint) => string;
+  if (plant.ok) {
+    first = plant.value.id;
+    render = (id) => serializeNewPlant({ ...plant.value, id });
+  } else {
+    let value: unknown;
+    try {
+      value = JSON.parse(body.toString("utf8").replace(/^\uFEFF/, ""));
+    } catch {
+      value = undefined;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw new CliError("--count needs a JSON object payload (its id is replaced per request).", 2);
+    }
+    const { id: given, ...rest } = value as Record<string, unknown>;
+    first = Number.isSafeInteger(given) ? BigInt(given as number) : 1n;
+    const tail = JSON.stringify(rest).slice(1); // the other members and the closing brace
+    render = (id) => `{"id":${id}${tail === "}" ? "" : ","}${tail}`;
+  }
+  if (first + BigInt(count - 1) > INT64_MAX) {
+    throw new CliError(
+      `--count ${count} from id ${first} goes beyond the int64 range; start from a lower --id.`,
+      2,
+    );
+  }
+  return { first, render };
 }
 
 const MAX_TIMEOUT_MS = 600_000;
