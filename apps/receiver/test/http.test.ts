@@ -181,4 +181,33 @@ describe("HTTP edges, over raw sockets", () => {
       await own.close();
     }
   }, 5_000);
+
+  it("a client that stalls in its body gets 408 once requestTimeoutMs passes; broken chunk framing mid-body is a 400", async () => {
+    const own = await createReceiver({ tokens: [TOKEN], headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    const url = await own.listen(0);
+    try {
+      // The headers are complete and the handler is reading the body: the refusal is this request's own answer,
+      // not one to queue behind it (nothing else would ever answer it).
+      const slow = await raw(
+        url,
+        `POST /plant/webhook HTTP/1.1\r\nHost: x\r\nauthorization: Bearer ${TOKEN}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"id":`,
+      );
+      expect(slow).toMatch(/^HTTP\/1\.1 408 /);
+      expect(jsonBody(slow)).toEqual({ error: 408, message: expect.any(String) });
+
+      const broken = await raw(
+        url,
+        `POST /plant/webhook HTTP/1.1\r\nHost: x\r\nauthorization: Bearer ${TOKEN}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n3\r\n{"i\r\n`,
+        50,
+        "zz\r\n",
+      );
+      expect(broken).toMatch(/^HTTP\/1\.1 400 /);
+      expect(jsonBody(broken)).toEqual({
+        error: 400,
+        message: expect.stringContaining("not valid HTTP/1.1"),
+      });
+    } finally {
+      await own.close();
+    }
+  }, 5_000);
 });

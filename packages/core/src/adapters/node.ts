@@ -118,10 +118,17 @@ const deferred = new WeakSet<Duplex>();
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   const message = socket as Duplex & { _httpMessage?: ServerResponse | null };
   const pending = message._httpMessage;
-  if (error.code !== "ECONNRESET" && pending && !pending.writableFinished && !socket.destroyed) {
-    // A request before the malformed one (pipelined on this connection) is still being answered, perhaps after it
-    // was stored: its response goes first, as RFC 9112 §9.3.2 orders them, then the refusal. Answering at once
-    // would put the 400 in the stored request's place, and the sender would count a stored event as refused.
+  if (
+    error.code !== "ECONNRESET" &&
+    pending?.req.complete &&
+    !pending.writableFinished &&
+    !socket.destroyed
+  ) {
+    // A request before the malformed one (pipelined on this connection) arrived whole and is still being answered,
+    // perhaps after it was stored: its response goes first, as RFC 9112 §9.3.2 orders them, then the refusal.
+    // Answering at once would put the 400 in the stored request's place, and the sender would count a stored event
+    // as refused. When the pending request is itself the one that failed (its body too slow, or broken chunk
+    // framing), nothing else will ever answer it: the refusal is its answer, now.
     if (deferred.has(socket)) return;
     deferred.add(socket);
     const retry = () => {
