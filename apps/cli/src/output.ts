@@ -1,4 +1,5 @@
 import { styleText } from "node:util";
+import { withoutCredentials } from "@plant-store/core";
 
 /** An expected failure: its message goes to stderr (no stack) and `exitCode` becomes the process's. */
 export class CliError extends Error {
@@ -101,19 +102,6 @@ export function httpUrl(flag: string, value: string): URL {
   return url;
 }
 
-/**
- * A URL-ish text with anything between "//" and the last "@" replaced by "…": that part could be a password, and one
- * holding a "/" or "@" must not end the masking early.
- *
- * @example
- * ```ts
- * withoutCredentials("http://admin:s3cr/et@host/x"); // "http://…@host/x"
- * ```
- */
-export function withoutCredentials(value: string): string {
-  return value.replace(/\/\/.*@/s, "//…@");
-}
-
 // RFC 6750 §2.1 b64token: the only characters a bearer token can carry in a header.
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
@@ -200,4 +188,15 @@ export function redirectNote(status: number, location: string | null): string | 
   if (status < 300 || status > 399 || status === 304) return null;
   const target = location ? ` to ${withoutCredentials(location).slice(0, 200)}` : "";
   return `a redirect${target}, not followed: send to the final URL itself`;
+}
+
+/** The longest `--timeout` any command takes, in ms (10 minutes). */
+export const MAX_TIMEOUT_MS = 600_000;
+
+/** A flag's value as a whole number from 1 to `max`, else a usage error (exit 2) naming the flag and the range. */
+export function whole(flag: string, value: string, max: number, unit = ""): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw new CliError(`${flag} must be a whole number from 1 to ${max}${unit}.`, 2);
+  }
+  return Number(value);
 }

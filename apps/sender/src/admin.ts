@@ -13,6 +13,7 @@ import {
   type Delivery,
   type DeliveryState,
   InvalidEventError,
+  MAX_GRACE_MS,
   type Store,
   StoreConflictError,
   StoreError,
@@ -52,7 +53,7 @@ const decoder = new TextDecoder();
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 const DEFAULT_GRACE_SECONDS = 86_400;
 /** The longest secret rotation grace, 7 days (as Stripe's). */
-const MAX_GRACE_SECONDS = 7 * 86_400;
+const MAX_GRACE_SECONDS = MAX_GRACE_MS / 1000;
 /** The longest `reason` a subscription is disabled with. */
 const MAX_REASON_LENGTH = 1000;
 

@@ -94,4 +94,5 @@ export {
   type VerifyResult,
   verify,
 } from "./signing/index.js";
+export { withoutCredentials } from "./url-credentials.js";
 export { VERSION } from "./version.js";

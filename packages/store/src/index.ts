@@ -61,3 +61,4 @@ export type { OpenStoreOptions, StoreLogger } from "./options.js";
 export { KEPT_HEADERS } from "./shared/headers.js";
 export { parseEncryptionKey } from "./shared/secret-box.js";
 export { MAX_RESPONSE_BYTES } from "./shared/truncate.js";
+export { MAX_GRACE_MS } from "./shared/validate.js";

@@ -1,14 +1,17 @@
 import { parseDateTime, parseSecret } from "@plant-store/core";
+import { MAX_GRACE_MS } from "@plant-store/store";
 import type { Command } from "commander";
 import {
   bearerToken,
   CliError,
   fetchFailure,
   httpUrl,
+  MAX_TIMEOUT_MS,
   notEmpty,
   paint,
   printJson,
   redirectNote,
+  whole,
 } from "../output.js";
 import { payloadBytes } from "../payload.js";
 
@@ -40,11 +43,12 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
   const base = httpUrl("--sender-url (or PLANT_STORE_SENDER_URL)", options.senderUrl).href;
   if (!options.adminToken) throw new CliError("--admin-token (or PLANT_STORE_ADMIN_TOKEN) is required.", 2);
   bearerToken("--admin-token (or PLANT_STORE_ADMIN_TOKEN)", options.adminToken);
-  const timeout = String(options.timeout ?? DEFAULT_TIMEOUT_MS);
-  if (!/^\d+$/.test(timeout) || Number(timeout) < 1 || Number(timeout) > MAX_TIMEOUT_MS) {
-    throw new CliError(`--timeout must be a whole number from 1 to ${MAX_TIMEOUT_MS} ms.`, 2);
-  }
-  const timeoutMs = Number(timeout);
+  const timeoutMs = whole(
+    "--timeout",
+    String(options.timeout ?? DEFAULT_TIMEOUT_MS),
+    MAX_TIMEOUT_MS,
+    " ms (10 minutes)",
+  );
   // What the sender would refuse anyway is refused here, before anything is sent (exit 2, as for every usage error).
   checkLocally(name, positional, options);
   const call = async (
@@ -180,8 +184,7 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-const MAX_TIMEOUT_MS = 600_000;
-const MAX_GRACE_SECONDS = 7 * 86_400;
+const MAX_GRACE_SECONDS = MAX_GRACE_MS / 1000;
 
 function checkLocally(name: string, positional: string[], options: AdminOptions): void {
   const text = (key: string) => notEmpty(`--${key}`, options[key] as string | undefined);

@@ -4,10 +4,12 @@ import {
   CliError,
   fetchFailure,
   httpUrl,
+  MAX_TIMEOUT_MS,
   notEmpty,
   paint,
   printJson,
   redirectNote,
+  whole,
 } from "../output.js";
 import { type PayloadOptions, payloadBytes } from "../payload.js";
 
@@ -199,15 +201,8 @@ function countedPayloads(body: Buffer, count: number): { first: bigint; render: 
   return { first, render };
 }
 
-const MAX_TIMEOUT_MS = 600_000;
 const MAX_CONCURRENCY = 1000;
 
-function whole(flag: string, value: string, max: number, unit = ""): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
-    throw new CliError(`${flag} must be a whole number from 1 to ${max}${unit}.`, 2);
-  }
-  return Number(value);
-}
 function round(n: number): number {
   return Math.round(n * 10) / 10;
 }

@@ -37,6 +37,12 @@ describe("classifyResponse", () => {
     const result = classifyResponse(respond(301, { location: "https://elsewhere.example/hook" }), NOW);
     expect(result.kind).toBe("retry");
     expect(result.error).toMatch(/301 to https:\/\/elsewhere\.example\/hook; redirects are not followed/);
+    const withPassword = classifyResponse(
+      respond(302, { location: "https://u:hunter2@elsewhere.example/" }),
+      NOW,
+    );
+    expect(withPassword.error).toContain("302 to https://…@elsewhere.example/;");
+    expect(withPassword.error).not.toContain("hunter2");
     const opaque = respond(200);
     Object.defineProperty(opaque, "type", { value: "opaqueredirect" });
     Object.defineProperty(opaque, "status", { value: 0 });

@@ -1,3 +1,4 @@
+import { withoutCredentials } from "../url-credentials.js";
 import { parseRetryAfter } from "./retry-after.js";
 import type { OutcomeKind, TransportResponse } from "./types.js";
 
@@ -33,7 +34,8 @@ export function classifyResponse(
   // Browsers hide a manual redirect behind an opaque response with status 0.
   if (response.type === "opaqueredirect" || (status >= 300 && status <= 399)) {
     const location = response.headers.get("location");
-    const to = location ? ` to ${location.slice(0, 200)}` : "";
+    // The error is stored and shown through the sender's admin API: a password in the Location is not repeated.
+    const to = location ? ` to ${withoutCredentials(location).slice(0, 200)}` : "";
     return {
       kind: "retry",
       error: `The endpoint answered ${status || "a redirect"}${to}; redirects are not followed, so update the subscription URL.`,

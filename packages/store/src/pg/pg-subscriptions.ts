@@ -12,8 +12,6 @@ import {
 import { checkGraceMs, checkUrl } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
 
-/** The longest rotation grace (Stripe's maximum too): the old secret must stop signing at a real time. */
-
 /**
  * PostgreSQL subscriptions. Read-modify-write updates lock the row (`FOR UPDATE`) so concurrent
  * rotations do not lose a secret.

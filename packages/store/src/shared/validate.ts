@@ -100,11 +100,14 @@ export function checkPositiveInt(value: unknown, what: string): number {
 
 const DAY_MS = 24 * 3600_000;
 
-/** A secret rotation's grace in ms: default one day, at most 7 days (as Stripe's), so an old secret cannot sign forever. */
+/** The longest grace of a secret rotation, 7 days (Stripe's maximum too): an old secret must stop signing at a real time. */
+export const MAX_GRACE_MS = 7 * DAY_MS;
+
+/** A secret rotation's grace in ms: default one day, at most {@link MAX_GRACE_MS}. */
 export function checkGraceMs(value: number | undefined): number {
   const graceMs = value ?? DAY_MS;
-  if (!(Number.isFinite(graceMs) && graceMs >= 0 && graceMs <= 7 * DAY_MS)) {
-    throw new StoreInputError("invalid_grace", "graceMs must be 0 to 7 days (604800000 ms).");
+  if (!(Number.isFinite(graceMs) && graceMs >= 0 && graceMs <= MAX_GRACE_MS)) {
+    throw new StoreInputError("invalid_grace", `graceMs must be 0 to 7 days (${MAX_GRACE_MS} ms).`);
   }
   return graceMs;
 }
