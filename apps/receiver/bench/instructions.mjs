@@ -7,7 +7,6 @@
 // the kernel does for a socket is not counted: these are the user-space costs of each layer.
 //   pnpm build && pnpm --filter @plant-store/receiver bench:instructions      (needs valgrind; ~25 min)
 import { execFileSync } from "node:child_process";
-import { createHmac } from "node:crypto";
 import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +15,9 @@ import { createLineBatcher, createLogger } from "@plant-store/app-kit";
 import { createSecret, createToken } from "@plant-store/core";
 import inject from "light-my-request";
 import { createReceiver } from "../dist/index.js";
+import { createFastifyPeer } from "./fastify-peer.mjs";
 import { createChecks } from "./peer-checks.mjs";
+import { signedRequest } from "./signed-request.mjs";
 
 const BATCH = 20;
 const WARM_BATCHES = 100;
@@ -106,27 +107,13 @@ autocannon run over real sockets is in [BENCH.md](BENCH.md).
 async function child(target, batches) {
   const token = createToken();
   const secret = createSecret();
-  const key = Buffer.from(secret.slice("whsec_".length), "base64");
   const timestamp = Math.floor(Date.now() / 1000);
   // Both runs sign the same number of requests, so signing cancels out of the difference.
   const requests = Array.from({ length: (WARM_BATCHES + 3 * N_BATCHES) * BATCH }, (_, i) => {
-    const id = `msg_${i}`;
-    const payload = `{"id":${i + 1},"name":"Monstera deliciosa","tag":"tropical"}`;
-    const signature = createHmac("sha256", key).update(`${id}.${timestamp}.${payload}`).digest("base64");
-    return {
-      method: "POST",
-      url: "/plant/webhook",
-      payload,
-      headers: {
-        authorization: `Bearer ${token}`,
-        "content-type": "application/json",
-        "webhook-id": id,
-        "webhook-timestamp": String(timestamp),
-        "webhook-signature": `v1,${signature}`,
-      },
-    };
+    const { body, headers } = signedRequest(i, { prefix: "msg", token, secret, timestamp });
+    return { method: "POST", url: "/plant/webhook", payload: body, headers };
   });
-  const app = target === "fastify" ? await fastifyPeer(token, secret) : undefined;
+  const app = target === "fastify" ? createFastifyPeer(token, secret) : undefined;
   const dispatch = app ? undefined : await listenerFor(target, token, secret);
   let next = 0;
   const serveBatch = async () => {
@@ -187,18 +174,4 @@ async function listenerFor(target, token, secret) {
       });
   }
   return receiver.server.listeners("request")[0];
-}
-
-async function fastifyPeer(token, secret) {
-  const { default: Fastify } = await import("fastify");
-  const check = createChecks(token, secret);
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
-  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
-  app.post("/plant/webhook", async (request, reply) => {
-    const failed = check(request.headers, request.body);
-    if (failed) return reply.code(failed[0]).send({ error: failed[0], message: failed[1] });
-    return reply.code(200).send();
-  });
-  await app.ready();
-  return app;
 }

@@ -1,29 +1,18 @@
 // The load generator, run as its own process: autocannon, 50 connections, every request a unique webhook-id
 // with a valid signature (signed before the run so signing costs nothing during it). Prints autocannon's result and
 // its own CPU per request (it shares the machine's cores with the server it measures).
-import { createHmac } from "node:crypto";
 import autocannon from "autocannon";
+import { signedRequest } from "./signed-request.mjs";
 
 const [url, token, secret, seconds, prefix] = process.argv.slice(2);
-const key = Buffer.from(secret.slice("whsec_".length), "base64");
 const count = 400_000;
 const timestamp = Math.floor(Date.now() / 1000);
 const pool = new Array(count);
 for (let i = 0; i < count; i++) {
-  const id = `${prefix}_${i}`;
-  const body = `{"id":${i + 1},"name":"Monstera deliciosa","tag":"tropical"}`;
-  const signature = createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64");
   pool[i] = {
     method: "POST",
     path: "/plant/webhook",
-    body,
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      "webhook-id": id,
-      "webhook-timestamp": String(timestamp),
-      "webhook-signature": `v1,${signature}`,
-    },
+    ...signedRequest(i, { prefix, token, secret, timestamp }),
   };
 }
 let next = 0;
