@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
+import ts from "typescript";
 import { parse } from "yaml";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -19,8 +20,18 @@ export async function generate() {
   const yamlText = readFileSync(join(specDir, "openapi.yaml"), "utf8");
   const ast = await openapiTS(yamlText, { alphabetize: false });
   const types = `${HEADER}/* biome-ignore-all lint: generated */\n\n${astToString(ast)}`;
+  // The same types with every `format: int64` as `bigint`: payloads as core's default (lossless) mode hands them over.
+  const int64Ast = await openapiTS(yamlText, {
+    alphabetize: false,
+    transform: (schema) =>
+      schema.type === "integer" && schema.format === "int64"
+        ? ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword)
+        : undefined,
+  });
+  const int64Types = `${HEADER}/* biome-ignore-all lint: generated */\n// int64 as bigint\n\n${astToString(int64Ast)}`;
 
   const doc = parse(yamlText);
+  const catalog = await catalogSource(doc);
   const document =
     `${HEADER}\n/** The OpenAPI Plant Store document (spec/openapi.yaml) as data. */\n` +
     `export const document = ${JSON.stringify(doc, null, 2)} as const;\n`;
@@ -42,9 +53,45 @@ export async function generate() {
 
   return {
     "src/generated/openapi.ts": types,
+    "src/generated/openapi-int64.ts": int64Types,
+    "src/generated/catalog.ts": catalog,
     "src/generated/document.ts": document,
     "src/generated/examples.ts": examples,
   };
+}
+
+/**
+ * The catalog module: the webhooks as data (buildCatalog, the same function apps run on a `--spec` document) and
+ * their types, keyed by event type.
+ */
+async function catalogSource(doc) {
+  const { buildCatalog } = await importTypeScript(join(specDir, "src/catalog/build-catalog.ts"));
+  const entries = buildCatalog(doc);
+  const payload = (module, entry) =>
+    `BodyOf<NonNullable<${module}[${JSON.stringify(entry.path)}][${JSON.stringify(entry.method.toLowerCase())}]>>`;
+  const map = (module) =>
+    entries.map((entry) => `  ${JSON.stringify(entry.type)}: ${payload(module, entry)};`).join("\n");
+  return (
+    `${HEADER}\nimport type { BodyOf, Catalog } from "../catalog/types.js";\n` +
+    `import type { webhooks as Int64Webhooks } from "./openapi-int64.js";\n` +
+    `import type { webhooks } from "./openapi.js";\n\n` +
+    `/** Every webhook of spec/openapi.yaml: type, path, method, JSON Schema (refs resolved), examples, responses. */\n` +
+    `export const catalog = ${JSON.stringify(entries, null, 2)} as const satisfies Catalog;\n\n` +
+    `/** The event types of the catalog (each webhook's operationId). */\n` +
+    `export type EventType = (typeof catalog)[number]["type"];\n\n` +
+    `/** Each event type's payload, int64 as \`bigint\` (core's default, lossless mode). */\n` +
+    `export interface EventPayloads {\n${map("Int64Webhooks")}\n}\n\n` +
+    `/** Each event type's payload, int64 as \`number\` (core's \`mode: "safe"\`). */\n` +
+    `export interface SafeEventPayloads {\n${map("webhooks")}\n}\n`
+  );
+}
+
+/** Loads one dependency-free TypeScript module (type imports only) by transpiling it in memory. */
+async function importTypeScript(path) {
+  const { outputText } = ts.transpileModule(readFileSync(path, "utf8"), {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  return import(`data:text/javascript;base64,${Buffer.from(outputText).toString("base64")}`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

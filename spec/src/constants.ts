@@ -1,3 +1,7 @@
+/** The event type of the default webhook (New Plant): its operationId, and the first entry of the catalog. */
+export const DEFAULT_EVENT_TYPE = "newPlant";
+/** The header that names a delivery's event type (its operationId), as GitHub's `X-GitHub-Event` does. */
+export const EVENT_TYPE_HEADER = "webhook-event-type";
 /** The webhook's name in the document (`summary` of its operation). */
 export const WEBHOOK_NAME = "New Plant";
 /** The key of the webhook under `webhooks` in openapi.yaml, and the path receivers serve. */

@@ -1,6 +1,7 @@
 /**
- * The OpenAPI Plant Store contract as a package: generated types, the document as data,
- * constants for the New Plant webhook, and example payloads.
+ * The OpenAPI Plant Store contract as a package: generated types, the webhook catalog (every webhook of the
+ * document as data: type, path, JSON Schema, examples, responses), the document as data, constants for the
+ * default webhook (New Plant), and example payloads.
  *
  * @module
  * @example
@@ -12,8 +13,24 @@
  */
 import type { components, webhooks } from "./generated/openapi.js";
 
+export { buildCatalog } from "./catalog/build-catalog.js";
+export { findEvent, unknownEventMessage } from "./catalog/find-event.js";
+export type {
+  BodyOf,
+  Catalog,
+  JsonSchema,
+  WebhookEntry,
+  WebhookExample,
+  WebhookResponse,
+} from "./catalog/types.js";
 export * from "./constants.js";
 export type { ExamplePayload } from "./examples-types.js";
+export {
+  catalog,
+  type EventPayloads,
+  type EventType,
+  type SafeEventPayloads,
+} from "./generated/catalog.js";
 export { document } from "./generated/document.js";
 export { examples } from "./generated/examples.js";
 export type { components, paths, webhooks } from "./generated/openapi.js";

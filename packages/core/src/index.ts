@@ -47,14 +47,22 @@ export {
 export { type ErrorBody, HttpError, PlantStoreError } from "./errors.js";
 export {
   ApiError,
+  type CompiledSchema,
+  compileSchema,
+  eventValidator,
   type Issue,
+  isNumberLiteral,
   NewPlant,
   NewPlantLossless,
+  type NumberLiteral,
+  newPlantEntry,
   type ParseMode,
   type ParseOptions,
   type ParseResult,
   Plant,
+  parseEvent,
   parseNewPlant,
+  serializeEvent,
   serializeNewPlant,
 } from "./events/index.js";
 export {

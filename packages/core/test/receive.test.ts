@@ -8,7 +8,7 @@ import { NOW_MS, NOW_S, SECRET, signedHeaders, TOKEN, webhookUrl } from "./helpe
 
 const PLANT = '{"id":1,"name":"Monstera deliciosa","tag":"tropical"}';
 
-let events: ReceivedEvent[];
+let events: ReceivedEvent<{ id: unknown }>[];
 let fail: Error | null;
 function app(extra: Record<string, unknown> = {}) {
   return createFetchHandler({
@@ -16,7 +16,7 @@ function app(extra: Record<string, unknown> = {}) {
     secrets: [SECRET],
     now: () => NOW_MS,
     dedup: createMemoryDedup(),
-    onEvent: (event: ReceivedEvent) => {
+    onEvent: (event: ReceivedEvent<{ id: unknown }>) => {
       if (fail) throw fail;
       events.push(event);
     },
@@ -49,7 +49,7 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
     const r = await post(app(), PLANT, await signedHeaders(PLANT));
     expect(r.status).toBe(200);
     expect(events).toHaveLength(1);
-    expect(events[0]?.payload).toEqual({ id: 1, name: "Monstera deliciosa", tag: "tropical" });
+    expect(events[0]?.payload).toEqual({ id: 1n, name: "Monstera deliciosa", tag: "tropical" });
     expect(new TextDecoder().decode(events[0]?.body)).toBe(PLANT);
     expect(events[0]?.id).toBe("msg_test_1");
     expect(events[0]?.timestamp).toBe(NOW_S);
@@ -72,7 +72,7 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
       let running = 0;
       let mostRunning = 0;
       const handler = app({
-        onEvent: async (event: ReceivedEvent) => {
+        onEvent: async (event: ReceivedEvent<{ id: unknown }>) => {
           const failing = fails[calls++] ?? false;
           mostRunning = Math.max(mostRunning, ++running);
           await new Promise((resolve) => setTimeout(resolve, 100));
@@ -114,7 +114,7 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
       try {
         let calls = 0;
         const handler = app({
-          onEvent: (event: ReceivedEvent) => {
+          onEvent: (event: ReceivedEvent<{ id: unknown }>) => {
             if (calls++ === 0) return new Promise(() => {}); // a write stuck on a dead connection
             events.push(event);
           },
@@ -315,10 +315,14 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
     expectError(await post(app(), body, await signedHeaders(body)), 422, /\/name/);
   });
 
-  it("422: id beyond 2^53 in safe mode names /id and the lossless option; lossless mode takes it", async () => {
+  it("422: id beyond 2^53 in safe mode names /id and the lossless option; the default (lossless) takes it", async () => {
     const body = '{"id":9007199254740993,"name":"Big"}';
-    expectError(await post(app(), body, await signedHeaders(body)), 422, /\/id[\s\S]*lossless/);
-    const lossless = app({ mode: "lossless" });
+    expectError(
+      await post(app({ mode: "safe" }), body, await signedHeaders(body)),
+      422,
+      /\/id[\s\S]*lossless/,
+    );
+    const lossless = app();
     expect((await post(lossless, body, await signedHeaders(body))).status).toBe(200);
     expect(events[0]?.payload.id).toBe(9007199254740993n);
   });

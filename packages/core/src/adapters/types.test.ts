@@ -2,7 +2,7 @@ import Fastify from "fastify";
 import { describe, expectTypeOf, it } from "vitest";
 import { createToken } from "../auth/index.js";
 import type { NewPlant, NewPlantLossless } from "../events/index.js";
-import type { ReceivedEvent } from "../receive/types.js";
+import type { CatalogEvent, ReceivedEvent } from "../receive/types.js";
 import { plantStoreWebhook as expressWebhook } from "./express.js";
 import { type FastifyLike, plantStoreWebhook as fastifyWebhook } from "./fastify.js";
 import { createFetchHandler } from "./fetch.js";
@@ -18,14 +18,18 @@ describe("adapters type onEvent's event from the options", () => {
     createNodeHandler({
       tokens,
       onEvent: (event) => {
-        expectTypeOf(event).toEqualTypeOf<ReceivedEvent<NewPlant>>();
+        expectTypeOf(event).toEqualTypeOf<CatalogEvent>();
+        expectTypeOf(event.type).toEqualTypeOf<"newPlant">();
+        expectTypeOf(event.payload.id).toEqualTypeOf<bigint>();
+        expectTypeOf(event).toExtend<ReceivedEvent<NewPlantLossless>>();
       },
     });
     createNodeHandler({
       tokens,
-      mode: "lossless",
+      mode: "safe",
       onEvent: (event) => {
-        expectTypeOf(event).toEqualTypeOf<ReceivedEvent<NewPlantLossless>>();
+        expectTypeOf(event.payload.id).toEqualTypeOf<number>();
+        expectTypeOf(event).toExtend<ReceivedEvent<NewPlant>>();
       },
     });
     createFetchHandler({
@@ -36,14 +40,15 @@ describe("adapters type onEvent's event from the options", () => {
     });
     expressWebhook({
       tokens,
+      mode: "safe",
       onEvent: (event) => {
-        expectTypeOf(event.payload).toEqualTypeOf<NewPlant>();
+        expectTypeOf(event.payload).toExtend<NewPlant>();
       },
     });
     honoWebhook({
       tokens,
       onEvent: (event) => {
-        expectTypeOf(event.payload).toEqualTypeOf<NewPlant>();
+        expectTypeOf(event.payload).toExtend<NewPlantLossless>();
       },
     });
     const register = (plugin: typeof fastifyWebhook, options: Parameters<typeof fastifyWebhook>[1]) => [
@@ -53,7 +58,7 @@ describe("adapters type onEvent's event from the options", () => {
     register(fastifyWebhook, {
       tokens,
       onEvent: (event) => {
-        expectTypeOf(event.payload).toEqualTypeOf<NewPlant>();
+        expectTypeOf(event.payload).toExtend<NewPlantLossless>();
       },
     });
   });
@@ -93,10 +98,9 @@ describe("the Fastify plugin registers on real Fastify instances", () => {
     // Only compiled: registering is what tsc checks; the app is never started.
     const register = async () => {
       const app = Fastify();
-      await app.register(fastifyWebhook, { tokens, secrets, onEvent });
+      await app.register(fastifyWebhook, { tokens, secrets, mode: "safe", onEvent });
       await app.register(fastifyWebhook, {
         tokens,
-        mode: "lossless",
         onEvent: async (_: ReceivedEvent<NewPlantLossless>) => {},
       });
     };

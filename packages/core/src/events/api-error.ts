@@ -1,34 +1,17 @@
-import * as z from "zod";
-import { describeValue } from "./describe.js";
+import { document } from "@plant-store/spec";
+import type * as z from "zod";
+import { compileSchema } from "./compile-schema.js";
 
 /**
- * The error body of every non-2xx response (`components.schemas.Error`): `error`, the HTTP status as an
- * int32, and a `message` saying what is wrong and what to do. Other properties are kept.
+ * The error body of every non-2xx answer (`components.schemas.Error`), compiled from the spec: an int32 `error`
+ * (the HTTP status) and a string `message`; other keys are kept.
  *
  * @example
  * ```ts
- * ApiError.parse({ error: 422, message: "id must be an integer; got 1.5. Send a whole number." });
+ * ApiError.parse({ error: 422, message: "At /id: id is missing." });
  * ```
  */
-export const ApiError = z.looseObject(
-  {
-    error: z.int32({
-      error: (issue) =>
-        issue.input === undefined
-          ? 'error is missing. Add the HTTP status as an integer, e.g. "error": 422.'
-          : `error must be an int32 integer (the HTTP status); got ${describeValue(issue.input)}.`,
-    }),
-    message: z.string({
-      error: (issue) =>
-        issue.input === undefined
-          ? "message is missing. Add a string that says what is wrong and what to do."
-          : `message must be a string; got ${describeValue(issue.input)}.`,
-    }),
-  },
-  {
-    error: (issue) =>
-      `An error body must be a JSON object {"error": <status>, "message": "…"}; got ${describeValue(issue.input)}.`,
-  },
-);
-/** An error body as {@link ApiError} outputs it. */
-export type ApiError = z.infer<typeof ApiError>;
+export const ApiError = compileSchema(document.components.schemas.Error, { mode: "safe", name: "error body" })
+  .zod as z.ZodType<ApiError>;
+/** `{ error: number; message: string }`. */
+export type ApiError = { error: number; message: string };

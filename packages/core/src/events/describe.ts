@@ -1,3 +1,5 @@
+import { isNumberLiteral } from "./number-literal.js";
+
 const MAX_SHOWN = 40;
 
 /**
@@ -12,6 +14,7 @@ const MAX_SHOWN = 40;
  */
 export function describeValue(value: unknown): string {
   if (value === null) return "null";
+  if (isNumberLiteral(value)) return `the number ${shorten(value.literal)}`;
   if (Array.isArray(value)) return "an array";
   switch (typeof value) {
     case "string":

@@ -12,8 +12,10 @@
  * ```
  */
 export { ApiError } from "./api-error.js";
-export type { ParseMode } from "./id.js";
+export { type CompiledSchema, compileSchema, type ParseMode } from "./compile-schema.js";
 export type { Issue } from "./issues.js";
-export { type ParseOptions, type ParseResult, parseNewPlant } from "./parse.js";
-export { NewPlant, NewPlantLossless, Plant } from "./plant.js";
-export { serializeNewPlant } from "./serialize.js";
+export { isNumberLiteral, type NumberLiteral } from "./number-literal.js";
+export { parseNewPlant } from "./parse.js";
+export { eventValidator, type ParseOptions, type ParseResult, parseEvent } from "./parse-event.js";
+export { NewPlant, NewPlantLossless, newPlantEntry, Plant } from "./plant.js";
+export { serializeEvent, serializeNewPlant } from "./serialize.js";

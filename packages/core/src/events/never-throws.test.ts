@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ParseResult, parseNewPlant } from "./parse.js";
+import { parseNewPlant } from "./parse.js";
+import type { ParseResult } from "./parse-event.js";
 
 function wellFormed(result: ParseResult<unknown>) {
   if (result.ok) return;
@@ -51,7 +52,7 @@ describe("parseNewPlant never throws", () => {
       "\uFEFF\uFEFF{}",
     ];
     for (const raw of hostile) for (const options of modes) wellFormed(parseNewPlant(raw, options));
-    const huge = parseNewPlant(`{"id": 1${"0".repeat(100_000)}, "name": "x"}`);
+    const huge = parseNewPlant(`{"id": 1${"0".repeat(100_000)}, "name": "x"}`, { mode: "safe" });
     expect(!huge.ok && huge.message.length).toBeLessThan(1000);
   });
 });

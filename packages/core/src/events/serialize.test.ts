@@ -29,7 +29,10 @@ describe("serializeNewPlant", () => {
             value: lossless,
           });
           const plain = { id: safe, name };
-          expect(parseNewPlant(serializeNewPlant(plain))).toEqual({ ok: true, value: plain });
+          expect(parseNewPlant(serializeNewPlant(plain), { mode: "safe" })).toEqual({
+            ok: true,
+            value: plain,
+          });
         },
       ),
     );
@@ -46,7 +49,7 @@ describe("serializeNewPlant", () => {
       attempt({ id: 1.5, name: "x" })();
     } catch (error) {
       expect(error).toBeInstanceOf(PlantStoreError);
-      expect((error as PlantStoreError).code).toBe("invalid_new_plant");
+      expect((error as PlantStoreError).code).toBe("invalid_event");
     }
     expect.assertions(5);
   });

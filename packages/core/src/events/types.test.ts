@@ -6,8 +6,8 @@ import type {
 import { describe, expectTypeOf, it } from "vitest";
 import type * as z from "zod";
 import type { ApiError } from "./api-error.js";
-import type { ParseResult } from "./parse.js";
 import { parseNewPlant } from "./parse.js";
+import type { ParseResult } from "./parse-event.js";
 import type { NewPlant, NewPlantLossless, Plant } from "./plant.js";
 
 // Checked by `tsc` (the package's typecheck), which compiles this file; at run time these are no-ops.
@@ -56,7 +56,7 @@ describe("schema types equal the spec's generated types", () => {
 
 describe("parseNewPlant's overloads follow the mode", () => {
   it("types the value by mode", () => {
-    expectTypeOf(parseNewPlant("")).toEqualTypeOf<ParseResult<NewPlant>>();
+    expectTypeOf(parseNewPlant("")).toEqualTypeOf<ParseResult<NewPlantLossless>>();
     expectTypeOf(parseNewPlant("", { mode: "safe" })).toEqualTypeOf<ParseResult<NewPlant>>();
     expectTypeOf(parseNewPlant("", { mode: "lossless" })).toEqualTypeOf<ParseResult<NewPlantLossless>>();
     const mode = "lossless" as "safe" | "lossless";

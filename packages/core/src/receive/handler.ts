@@ -1,11 +1,19 @@
-import { WEBHOOK_HEADERS, WEBHOOK_PATH } from "@plant-store/spec";
+import {
+  type Catalog,
+  EVENT_TYPE_HEADER,
+  type EventPayloads,
+  type SafeEventPayloads,
+  catalog as specCatalog,
+  WEBHOOK_HEADERS,
+  type WebhookEntry,
+} from "@plant-store/spec";
 import {
   bearerChallenge,
   createTokenVerifier,
   parseAuthorization,
   type TokenVerifier,
 } from "../auth/index.js";
-import { type NewPlant, type NewPlantLossless, parseNewPlant } from "../events/index.js";
+import { parseEvent } from "../events/index.js";
 import {
   describe,
   functionOption,
@@ -18,6 +26,7 @@ import { createVerifier } from "../signing/index.js";
 import { parseTimestamp } from "../signing/message-parts.js";
 import { errorResponse, okResponse } from "./responses.js";
 import type {
+  CatalogEvent,
   DedupStore,
   HeaderLookup,
   Logger,
@@ -39,7 +48,18 @@ interface CommonOptions {
   toleranceSeconds?: number | undefined;
   /** Body cap in bytes (413 beyond it). Default 1 MiB. */
   maxBodyBytes?: number | undefined;
-  /** The path served; `null` when a framework routes (any path accepted). Default `/plant/webhook`. */
+  /**
+   * The webhooks (events) served: a document's catalog, default `@plant-store/spec`'s. Give one read from a
+   * document at run time (`buildCatalog`) to serve it without code; `onEvent`'s types stay the default catalog's.
+   */
+  catalog?: Catalog | undefined;
+  /** Event types (operationIds) of the catalog to accept; default every one. The first is the fallback below. */
+  events?: readonly string[] | undefined;
+  /**
+   * Where events are accepted. Default: each served webhook at its own path (`/plant/webhook`, …). A string:
+   * that one path; `null`: any path (a framework routes). A request names its event type in
+   * `webhook-event-type`; without it the path's webhook is meant, or the first served one where the path says none.
+   */
   path?: string | null | undefined;
   /** `realm` of the `WWW-Authenticate` challenge. Default `plant-store`. */
   realm?: string | undefined;
@@ -50,16 +70,19 @@ interface CommonOptions {
   logger?: Logger | undefined;
 }
 
-/** Options of {@link createWebhookHandler}; `mode` picks the id type handed to `onEvent`. */
+/**
+ * Options of {@link createWebhookHandler}; `mode` picks how int64 values reach `onEvent`: `lossless` (default,
+ * every int64 the contract allows, as `bigint`) or `safe` (`number`, refusing values beyond ±(2^53-1) with 422).
+ */
 export type WebhookHandlerOptions =
   | (CommonOptions & {
-      mode?: "safe" | undefined;
+      mode?: "lossless" | undefined;
       /** Stores or acts on the event; 200 is answered only after it resolves. Throwing → 503. */
-      onEvent: (event: ReceivedEvent<NewPlant>) => OnEventResult | Promise<OnEventResult>;
+      onEvent: (event: CatalogEvent<EventPayloads>) => OnEventResult | Promise<OnEventResult>;
     })
   | (CommonOptions & {
-      mode: "lossless";
-      onEvent: (event: ReceivedEvent<NewPlantLossless>) => OnEventResult | Promise<OnEventResult>;
+      mode: "safe";
+      onEvent: (event: CatalogEvent<SafeEventPayloads>) => OnEventResult | Promise<OnEventResult>;
     });
 
 /** The receive pipeline: `preflight` before the body is read, `handle` with it. Never throws. */
@@ -74,6 +97,7 @@ export interface WebhookHandler {
 }
 
 const KEPT_HEADERS = [
+  EVENT_TYPE_HEADER,
   WEBHOOK_HEADERS.id,
   WEBHOOK_HEADERS.timestamp,
   WEBHOOK_HEADERS.signature,
@@ -106,7 +130,14 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     integer: true,
     unit: "(bytes)",
   });
+  const served = servedEvents(options.catalog, options.events);
+  const fallback = served[0] as WebhookEntry;
+  const byType = new Map(served.map((entry) => [entry.type, entry]));
   const path = checkPath(options.path);
+  // path → webhook; null: any path, where only the header (or the fallback) says which event it is.
+  const byPath = path === undefined ? new Map(served.map((entry) => [entry.path, entry])) : null;
+  const where =
+    path === undefined ? served.map((entry) => `${entry.method} ${entry.path}`).join(", ") : `POST ${path}`;
   const realm = stringOption("realm", options.realm, "plant-store");
   if (options.secrets !== undefined && !Array.isArray(options.secrets)) {
     throw invalidOption(
@@ -121,7 +152,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     unit: "(seconds)",
   });
   const now = functionOption("now", options.now, Date.now);
-  const mode = stringOption("mode", options.mode, "safe", ["safe", "lossless"]);
+  const mode = stringOption("mode", options.mode, "lossless", ["safe", "lossless"]);
   const tokens = tokenVerifierOption(options.tokens);
   if (typeof options.onEvent !== "function") {
     throw invalidOption(
@@ -138,16 +169,23 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const inFlight = new Map<string, InFlight>();
 
   function preflight(request: Omit<WebhookRequest, "body">): WebhookResponse | null {
-    if (path !== null && request.path !== path) {
+    const entry = byPath
+      ? byPath.get(request.path)
+      : path === null || request.path === path
+        ? fallback
+        : undefined;
+    if (entry === undefined) {
       return errorResponse(
         404,
-        `Nothing is served at ${request.path}. Send New Plant webhooks to POST ${path}.`,
+        `Nothing is served at ${truncate(request.path, 100)}. Send webhooks to ${where}.`,
       );
     }
-    if (request.method.toUpperCase() !== "POST") {
-      return errorResponse(405, `${request.method} is not allowed here. Send the webhook with POST.`, {
-        allow: "POST",
-      });
+    if (request.method.toUpperCase() !== entry.method) {
+      return errorResponse(
+        405,
+        `${truncate(request.method, 20)} is not allowed here. Send the webhook with ${entry.method}.`,
+        { allow: entry.method },
+      );
     }
     const contentType = request.headers("content-type");
     if (!isJsonContentType(contentType)) {
@@ -256,11 +294,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       }
     }
 
-    const parsed =
-      mode === "lossless" ? parseNewPlant(request.body, { mode: "lossless" }) : parseNewPlant(request.body);
+    const named = request.headers(EVENT_TYPE_HEADER);
+    const entry = named ? byType.get(named) : ((byPath ? byPath.get(request.path) : fallback) ?? fallback);
+    if (entry === undefined) {
+      return errorResponse(
+        422,
+        `This receiver does not accept ${JSON.stringify(truncate(named ?? "", 100))} events; it accepts ${[...byType.keys()].join(", ")}. Subscribe only to those event types.`,
+      );
+    }
+    const parsed = parseEvent(entry, request.body, { mode });
     if (!parsed.ok) return errorResponse(parsed.kind === "json" ? 400 : 422, parsed.message);
 
     const event: ReceivedEvent = {
+      type: entry.type,
       id,
       timestamp,
       payload: parsed.value,
@@ -363,12 +409,32 @@ const IN_FLIGHT_WAIT_MS = 10_000;
 
 function noop(): void {}
 
-function checkPath(path: unknown): string | null {
-  if (path === undefined) return WEBHOOK_PATH;
-  if (path === null || (typeof path === "string" && path.startsWith("/"))) return path;
+function checkPath(path: unknown): string | null | undefined {
+  if (path === undefined || path === null || (typeof path === "string" && path.startsWith("/"))) return path;
   throw invalidOption(
-    `path must be a string starting with '/' (default ${WEBHOOK_PATH}), or null when a framework routes; got ${describe(path)}.`,
+    `path must be a string starting with '/', or null when a framework routes (default: each webhook at its own path); got ${describe(path)}.`,
   );
+}
+
+/** The catalog entries served, in the order asked (`events`), or the whole catalog. */
+function servedEvents(catalog: unknown, events: unknown): WebhookEntry[] {
+  const all = catalog === undefined ? (specCatalog as Catalog) : catalog;
+  if (!Array.isArray(all) || all.length === 0) {
+    throw invalidOption("catalog must be a non-empty array of webhooks, as buildCatalog(document) returns.");
+  }
+  if (events === undefined) return [...(all as WebhookEntry[])];
+  if (!Array.isArray(events) || events.length === 0) {
+    throw invalidOption(`events must be a non-empty array of event types; got ${describe(events)}.`);
+  }
+  return events.map((type) => {
+    const entry = (all as WebhookEntry[]).find((candidate) => candidate.type === type);
+    if (!entry) {
+      throw invalidOption(
+        `events names ${describe(type)}, which the catalog does not hold; it holds ${(all as WebhookEntry[]).map((e) => e.type).join(", ")}.`,
+      );
+    }
+    return entry;
+  });
 }
 
 function tokenVerifierOption(tokens: unknown): TokenVerifier {

@@ -1,4 +1,4 @@
-import type { NewPlant, NewPlantLossless } from "../events/index.js";
+import type { EventPayloads } from "@plant-store/spec";
 
 /** Looks up a request header by its lower-case name. */
 export type HeaderLookup = (name: string) => string | null | undefined;
@@ -22,8 +22,10 @@ export interface WebhookResponse {
   body: string;
 }
 
-/** A verified, validated New Plant event, handed to `onEvent`. */
-export interface ReceivedEvent<P = NewPlant | NewPlantLossless> {
+/** A verified, validated event, handed to `onEvent`. */
+export interface ReceivedEvent<P = unknown, T extends string = string> {
+  /** The event type: its webhook's operationId (`newPlant`). */
+  type: T;
   /** `webhook-id`, or null when the sender sent none (only possible without signing secrets). */
   id: string | null;
   /** `webhook-timestamp` in unix seconds, or null when absent. */
@@ -50,3 +52,19 @@ export interface Logger {
   warn(message: string, details?: Record<string, unknown>): void;
   error(message: string, details?: Record<string, unknown>): void;
 }
+
+/**
+ * One event of a catalog, as a union discriminated on `type`: `switch (event.type)` narrows `payload`.
+ *
+ * @example
+ * ```ts
+ * const onEvent = (event: CatalogEvent) => {
+ *   switch (event.type) {
+ *     case "newPlant": return save(event.payload.id, event.payload.name); // payload: the New Plant body
+ *   }
+ * };
+ * ```
+ */
+export type CatalogEvent<Payloads = EventPayloads> = {
+  [T in keyof Payloads & string]: ReceivedEvent<Payloads[T], T>;
+}[keyof Payloads & string];

@@ -39,8 +39,8 @@ export const fromSpec = (plant: SpecNewPlant): NewPlant => plant;
 export const lossless: NewPlantLossless = { id: 1n, name: "Fern" };
 
 // onEvent typed with the documented payload.
-const onEvent = async (event: ReceivedEvent<{ id: number; name: string; tag?: string }>) => {
-  const plant: SpecNewPlant = event.payload;
+const onEvent = async (event: ReceivedEvent<{ id: bigint; name: string; tag?: string }>) => {
+  const plant: Omit<SpecNewPlant, "id"> & { id: bigint } = event.payload;
   return plant.tag === undefined ? undefined : { duplicate: undefined };
 };
 
@@ -65,9 +65,9 @@ expressWebhook(options);
 honoWebhook(options);
 createWebhookHandler({
   ...options,
-  mode: "lossless",
-  onEvent: (event: ReceivedEvent<NewPlantLossless>) => {
-    event.payload.id satisfies bigint;
+  mode: "safe",
+  onEvent: (event: ReceivedEvent<NewPlant>) => {
+    event.payload.id satisfies number;
   },
 });
 export async function onFastify() {
