@@ -1,0 +1,163 @@
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkContracts } from "../src/check.mjs";
+import { recordRelease } from "../src/record-release.mjs";
+import { formatReport } from "../src/report.mjs";
+import { copyRepository, ROOT } from "./repository-copy.js";
+
+const run = promisify(execFile);
+
+/** Runs a command in the copy; resolves with its exit code and output whether it failed or not. */
+async function sh(cwd: string, command: string, args: string[]) {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd, env: { ...process.env, CI: "true" } });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, output: e.stdout + e.stderr };
+  }
+}
+
+const changesetBin = join(ROOT, "node_modules", "@changesets", "cli", "bin.js");
+/** The gate's command as `npm test` runs it (a process: exit code and output). */
+const gateCommand = (root: string) => sh(root, "npm", ["run", "--silent", "contract:check"]);
+/** The same check in this process, for the many variations (a process costs a second of start-up each). */
+async function gate(root: string) {
+  const result = await checkContracts(root);
+  return { code: result.ok ? 0 : 1, output: formatReport(result, { verbose: true }) };
+}
+const addChangeset = (root: string, name: string, bump: string) =>
+  writeFileSync(
+    join(root, ".changeset", `${name}.md`),
+    `---\n"@plant-store/spec": ${bump}\n---\n\nA change to the contract.\n`,
+  );
+const specVersion = (root: string) =>
+  (JSON.parse(readFileSync(join(root, "spec", "package.json"), "utf8")) as { version: string }).version;
+
+describe("the contract gate on a copy of the repository", { timeout: 60_000 }, () => {
+  let copy: ReturnType<typeof copyRepository>;
+  let spec: string;
+  let released: string;
+
+  beforeAll(async () => {
+    copy = copyRepository();
+    spec = join(copy.root, "spec", "openapi.yaml");
+    // The first release, as the release workflow makes it: the version step, then nothing pending.
+    const version = await sh(copy.root, "node", [changesetBin, "version"]);
+    expect(version.code, version.output).toBe(0);
+    const record = await sh(copy.root, "node", ["contracts/src/bin.mjs", "version"]);
+    expect(record.code, record.output).toBe(0);
+    released = readFileSync(spec, "utf8");
+  });
+
+  afterAll(() => copy?.remove());
+
+  it("the version step made @plant-store/spec 1.0.0, the document's version, and recorded the baseline", () => {
+    expect(specVersion(copy.root)).toBe("1.0.0");
+    expect(released).toContain("\n  version: 1.0.0\n");
+    expect(readFileSync(join(copy.root, "contracts", "baseline", "spec", "openapi.yaml"), "utf8")).toBe(
+      released,
+    );
+    expect(
+      readdirSync(join(copy.root, ".changeset")).filter((f) => f.endsWith(".md") && f !== "README.md"),
+    ).toEqual([]);
+  });
+
+  it("passes on the released contract and reports that nothing is pending", async () => {
+    const { code, output } = await gateCommand(copy.root);
+    expect(code, output).toBe(0);
+    expect(output).toContain("unchanged since the last release");
+    expect(output).toContain("Release plan: nothing to release");
+  });
+
+  it("fails a breaking edit to spec/openapi.yaml, naming it, until a major changeset for the spec is pending", async () => {
+    // `tag` becomes required: every sender that leaves it out now sends an invalid payload.
+    writeFileSync(
+      spec,
+      released.replace(
+        "      required:\n        - name\n",
+        "      required:\n        - name\n        - tag\n",
+      ),
+    );
+
+    const failed = await gateCommand(copy.root);
+    expect(failed.code).toBe(1);
+    expect(failed.output).toContain("spec/openapi.yaml has breaking changes since the last release");
+    expect(failed.output).toContain(
+      "webhook POST /plant/webhook: [Added] required status to `tag` in Request Body content (application/json)",
+    );
+    expect(failed.output).toContain(
+      "need a major changeset for @plant-store/spec 1.0.0; no pending changeset names it",
+    );
+    expect(failed.output).toContain('run `pnpm changeset`, choose @plant-store/spec and "major"');
+
+    addChangeset(copy.root, "spec-tag-minor", "minor");
+    const stillFailing = await gate(copy.root);
+    expect(stillFailing.code).toBe(1);
+    expect(stillFailing.output).toContain("the pending changesets bump it by minor only (spec-tag-minor)");
+
+    addChangeset(copy.root, "spec-tag-required", "major");
+    const passed = await gateCommand(copy.root);
+    expect(passed.code, passed.output).toBe(0);
+    expect(passed.output).toContain(
+      "the most demanding breaking: needs major, the pending changesets give major",
+    );
+    expect(passed.output).toContain("@plant-store/spec 1.0.0 → 2.0.0 (major)");
+  });
+
+  it("the next version step writes 2.0.0 into info.version, touching nothing else, and records the baseline", async () => {
+    const edited = readFileSync(spec, "utf8");
+    expect((await sh(copy.root, "node", [changesetBin, "version"])).code).toBe(0);
+    expect(await recordRelease(copy.root)).toContain("spec/openapi.yaml: info.version 1.0.0 → 2.0.0");
+    expect(specVersion(copy.root)).toBe("2.0.0");
+    expect(readFileSync(spec, "utf8")).toBe(edited.replace("\n  version: 1.0.0\n", "\n  version: 2.0.0\n"));
+    expect(readFileSync(join(copy.root, "contracts", "baseline", "spec", "openapi.yaml"), "utf8")).toBe(
+      readFileSync(spec, "utf8"),
+    );
+    expect((await gate(copy.root)).code).toBe(0);
+  });
+
+  it("fails an info.version that is neither the package's version nor the next one", async () => {
+    const current = readFileSync(spec, "utf8");
+    writeFileSync(spec, current.replace("\n  version: 2.0.0\n", "\n  version: 2.1.0\n"));
+    const { code, output } = await gate(copy.root);
+    expect(code).toBe(1);
+    expect(output).toContain('spec/openapi.yaml says info.version "2.1.0", but @plant-store/spec is 2.0.0');
+    addChangeset(copy.root, "spec-minor", "minor");
+    const planned = await gate(copy.root);
+    expect(planned.code, planned.output).toBe(0); // 2.1.0 is what the pending minor will release
+    rmSync(join(copy.root, ".changeset", "spec-minor.md"));
+    writeFileSync(spec, current);
+  });
+
+  it("an additive change needs at least a minor changeset, a description change a patch", async () => {
+    const current = readFileSync(spec, "utf8");
+    const added = current.replace(
+      "        tag:\n          description: Tag to specify the type.\n          type: string\n",
+      "        tag:\n          description: Tag to specify the type.\n          type: string\n" +
+        "        color:\n          description: The colour of the leaves.\n          type: string\n",
+    );
+    expect(added).not.toBe(current);
+    writeFileSync(spec, added);
+    const additive = await gate(copy.root);
+    expect(additive.code).toBe(1);
+    expect(additive.output).toContain("has additive changes since the last release");
+    expect(additive.output).toContain("[Added] property `color` in Request Body content (application/json)");
+    addChangeset(copy.root, "spec-patch", "patch");
+    expect((await gate(copy.root)).code).toBe(1);
+    addChangeset(copy.root, "spec-minor", "minor");
+    expect((await gate(copy.root)).code).toBe(0);
+
+    rmSync(join(copy.root, ".changeset", "spec-minor.md"));
+    writeFileSync(spec, current.replace("Name of the plant.", "The plant's common name."));
+    expect((await gate(copy.root)).code).toBe(0); // the pending patch covers a description
+    rmSync(join(copy.root, ".changeset", "spec-patch.md"));
+    const documentation = await gate(copy.root);
+    expect(documentation.code).toBe(1);
+    expect(documentation.output).toContain("has documentation-only changes");
+    writeFileSync(spec, current);
+  });
+});
