@@ -93,6 +93,17 @@ describe("patch changes", () => {
   });
 });
 
+describe("a webhook's payload is judged for its senders and its receivers", () => {
+  it("a widened enum is breaking: receivers that validate refuse the new value", async () => {
+    const widened = fixture("base.yaml");
+    widened.components.schemas.NewPlant.properties.light.enum.push("shade");
+    const found = await classifyChanges(base, widened);
+    expect(found.map((c) => `${c.level} ${c.what}`)).toContain(
+      "breaking webhook POST /plant/webhook: [Replaced] possible values of `light` in Request Body content (application/json)",
+    );
+  });
+});
+
 describe("where api-smart-diff alone falls short", () => {
   const withProperty = (where: "request" | "response", type: string) => {
     const schema = { type: "object", properties: { a: { type } } };
