@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { checkContracts } from "../src/check.mjs";
 import { recordRelease } from "../src/record-release.mjs";
 import { formatReport } from "../src/report.mjs";
@@ -159,5 +160,69 @@ describe("the contract gate on a copy of the repository", { timeout: 60_000 }, (
     expect(documentation.code).toBe(1);
     expect(documentation.output).toContain("has documentation-only changes");
     writeFileSync(spec, current);
+  });
+
+  it("guards a JSON document of a 0.x package from one more line of config, with 0.x's bumps", async () => {
+    const config = join(copy.root, "contracts", "contracts.json");
+    const entries = JSON.parse(readFileSync(config, "utf8"));
+    entries.contracts.push({
+      package: "@plant-store/sender",
+      document: "apps/sender/openapi.json",
+      baseline: "contracts/baseline/apps/sender/openapi.json",
+      infoVersion: "package",
+    });
+    writeFileSync(config, JSON.stringify(entries, null, 2));
+    const document = join(copy.root, "apps", "sender", "openapi.json");
+    const fixture = parse(readFileSync(new URL("fixtures/base.yaml", import.meta.url), "utf8"));
+    const sender = (
+      JSON.parse(readFileSync(join(copy.root, "apps", "sender", "package.json"), "utf8")) as {
+        version: string;
+      }
+    ).version;
+    expect(sender).toMatch(/^0\./);
+
+    fixture.info.version = sender;
+    writeFileSync(document, JSON.stringify(fixture));
+    const never = await gate(copy.root);
+    expect(never.code, never.output).toBe(0);
+    expect(never.output).toContain(
+      "@plant-store/sender (apps/sender/openapi.json): never released (no contracts/baseline/apps/sender/openapi.json)",
+    );
+
+    fixture.info.version = "0.0.1";
+    writeFileSync(document, `${JSON.stringify(fixture, null, 2)}\n`);
+    const wrongVersion = await gate(copy.root);
+    expect(wrongVersion.output).toContain("@plant-store/sender (apps/sender/openapi.json): FAILED");
+    expect(wrongVersion.output).toContain(
+      `apps/sender/openapi.json says info.version "0.0.1", but @plant-store/sender is ${sender}`,
+    );
+
+    expect(await recordRelease(copy.root)).toContain(
+      `apps/sender/openapi.json: info.version 0.0.1 → ${sender}`,
+    );
+    const recorded = readFileSync(document, "utf8");
+    expect(recorded).toBe(
+      `${JSON.stringify({ ...fixture, info: { ...fixture.info, version: sender } }, null, 2)}\n`,
+    );
+    expect((await gate(copy.root)).code).toBe(0);
+
+    // In 0.x a breaking change needs a minor: ^0.2.0 does not accept 0.3.0.
+    delete fixture.webhooks["/plant/webhook"];
+    fixture.info.version = sender;
+    writeFileSync(document, JSON.stringify(fixture, null, 2));
+    const broken = await gate(copy.root);
+    expect(broken.code).toBe(1);
+    expect(broken.output).toContain("[Removed] webhook POST /plant/webhook");
+    expect(broken.output).toContain(`need a minor changeset for @plant-store/sender ${sender}`);
+    const senderChangeset = (bump: string) =>
+      writeFileSync(
+        join(copy.root, ".changeset", "sender.md"),
+        `---\n"@plant-store/sender": ${bump}\n---\n\nThe admin API lost a webhook.\n`,
+      );
+    senderChangeset("patch");
+    expect((await gate(copy.root)).code).toBe(1);
+    senderChangeset("minor");
+    const passed = await gate(copy.root);
+    expect(passed.code, passed.output).toBe(0);
   });
 });
