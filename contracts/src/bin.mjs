@@ -33,5 +33,5 @@ try {
   // Our own errors and bad arguments carry a message meant for the user; anything else keeps its stack.
   const known = err.code?.startsWith("contract_") || err.code?.startsWith("ERR_PARSE_ARGS");
   console.error(`contract-gate: ${known ? err.message : (err.stack ?? err.message)}`);
-  process.exitCode = 1;
+  process.exitCode = err.code?.startsWith("ERR_PARSE_ARGS") ? 2 : 1;
 }

@@ -68,7 +68,7 @@ describe("the contract gate on a copy of the repository", { timeout: 60_000 }, (
   });
 
   it("passes on the released contract and reports that nothing is pending", async () => {
-    const { code, output } = await gateCommand(copy.root);
+    const { code, output } = await gate(copy.root);
     expect(code, output).toBe(0);
     expect(output).toContain("unchanged since the last release");
     expect(output).toContain("Release plan: nothing to release");
