@@ -72,7 +72,7 @@ export async function checkContracts(root) {
     const baseline = readDocument(root, contract.baseline);
     if (baseline) {
       result.hasBaseline = true;
-      result.changes = await classifyChanges(baseline, document);
+      result.changes = await classifyChanges(baseline, document, [contract.baseline, contract.document]);
       result.level = highestLevel(result.changes);
       result.needed = result.level && requiredBump(result.level, version);
       if (result.needed && !covers(result.pending?.bump, result.needed)) {

@@ -1,9 +1,15 @@
 // @ts-check
-import { allBreaking, apiDiff, openApiSchemaRules, openapi3Rules, reverseClassifyRule } from "api-smart-diff";
+import {
+  addNonBreaking,
+  allBreaking,
+  apiDiff,
+  openApiSchemaRules,
+  openapi3Rules,
+  reverseClassifyRule,
+} from "api-smart-diff";
 import { inlineRefs } from "./documents.mjs";
 
-/** How much a change asks of the package's next version. */
-/** @typedef {"breaking" | "minor" | "patch"} ChangeLevel */
+/** How much a change asks of the package's next version. @typedef {"breaking" | "minor" | "patch"} ChangeLevel */
 
 /**
  * One classified difference between the baseline and the document.
@@ -53,7 +59,7 @@ const withBothSides = (node) => (Array.isArray(node.$) ? { ...node, $: bothSides
 /**
  * Applies `change` to every node of a rules tree, including the nodes that rules compute lazily (functions), and
  * remembers each node it made: api-smart-diff's own `transformComapreRules` rebuilds a lazy subtree at every call,
- * which made a diff of our small spec ten times slower.
+ * which made a diff of our small spec several times slower.
  *
  * @param {any} node
  * @param {(node: any) => any} change
@@ -61,6 +67,7 @@ const withBothSides = (node) => (Array.isArray(node.$) ? { ...node, $: bothSides
  * @returns {any}
  */
 function mapRules(node, change, made = new WeakMap()) {
+  if (typeof node !== "object" || node === null) return node;
   const known = made.get(node);
   if (known) return known;
   /** @type {Record<string, any>} */
@@ -87,6 +94,8 @@ export function contractRules() {
   const rules = /** @type {Record<string, any>} */ (openapi3Rules());
   const messageSchema = { ...mapRules(openApiSchemaRules(), withBothSides), $: allBreaking };
   const bothSidesSchema = () => messageSchema;
+  // Removing the whole section removes every operation in it.
+  rules["/paths"] = { ...rules["/paths"], $: addNonBreaking };
   rules["/webhooks"] = mapRules(rules["/paths"], (node) =>
     "/schema" in node ? { ...node, "/schema": bothSidesSchema } : node,
   );
@@ -164,13 +173,14 @@ function describe(diff) {
  *
  * @param {Record<string, any>} before the baseline
  * @param {Record<string, any>} after the document as it is now
+ * @param {[string, string]} [names] the two documents' names, for error messages
  * @returns {Promise<ContractChange[]>}
  * @example
  * const changes = await classifyChanges(baseline, current);
  * const breaking = changes.filter((c) => c.level === "breaking");
  */
-export async function classifyChanges(before, after) {
-  const diffs = apiDiff(await inlineRefs(before), await inlineRefs(after), { rules });
+export async function classifyChanges(before, after, names = ["the baseline", "the document"]) {
+  const diffs = apiDiff(await inlineRefs(before, names[0]), await inlineRefs(after, names[1]), { rules });
   return diffs.map((diff) => ({
     level: levelOf(diff),
     where: pointer(diff.path),

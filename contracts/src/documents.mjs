@@ -40,15 +40,24 @@ export function readDocument(root, path) {
  * response, a webhook payload) with that place's rules. Circular references stay `$ref`s.
  *
  * @param {Record<string, any>} document
+ * @param {string} name the document's name, for the error a `$ref` that points nowhere gets
  * @returns {Promise<Record<string, any>>} a new, tree-shaped document
  * @example
- * const flat = await inlineRefs(readDocument(root, "spec/openapi.yaml"));
+ * const flat = await inlineRefs(readDocument(root, "spec/openapi.yaml"), "spec/openapi.yaml");
  */
-export async function inlineRefs(document) {
-  const inlined = await dereference(structuredClone(document), {
-    dereference: { circular: "ignore" },
-    resolve: { external: false },
-  });
+export async function inlineRefs(document, name) {
+  let inlined;
+  try {
+    inlined = await dereference(structuredClone(document), {
+      dereference: { circular: "ignore" },
+      resolve: { external: false },
+    });
+  } catch (error) {
+    const { message, parentPath } = /** @type {Error & { parentPath?: string }} */ (error);
+    throw new ContractDocumentError(
+      `${name}: ${message.replace(/\.$/, "")}${parentPath ? ` (at ${parentPath})` : ""}. Fix the $ref; the gate compares documents whose local references all resolve.`,
+    );
+  }
   // The dereferencer shares one object between every place that referenced it; the diff must see a tree.
   return JSON.parse(JSON.stringify(inlined));
 }

@@ -28,7 +28,10 @@ export function formatReport(result, { verbose = false } = {}) {
       for (const p of r.problems) lines.push(...p.message.split("\n").map((l) => `  ${l}`));
     }
     if (verbose && r.changes.length) {
-      for (const c of r.changes) lines.push(`    ${c.level.padEnd(8)} ${c.what}  [${c.where}]`);
+      for (const c of r.changes) {
+        const review = c.tool === "unclassified" ? " (no rule for it: counted as minor, review it)" : "";
+        lines.push(`    ${c.level.padEnd(8)} ${c.what}  [${c.where}]${review}`);
+      }
     }
   }
   lines.push(

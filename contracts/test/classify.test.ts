@@ -105,6 +105,21 @@ describe("a webhook's payload is judged for its senders and its receivers", () =
 });
 
 describe("where api-smart-diff alone falls short", () => {
+  it("removing the whole webhooks section is breaking (the tool has no rule for the section itself)", async () => {
+    const { webhooks: _, ...withoutWebhooks } = base;
+    const found = await classifyChanges(base, withoutWebhooks);
+    expect(found.map((c) => `${c.level} ${c.what}`)).toEqual(["breaking [Removed] webhooks"]);
+  });
+
+  it("a $ref that points nowhere is an error naming the document and the place", async () => {
+    const broken = fixture("base.yaml");
+    broken.webhooks["/plant/webhook"].post.requestBody.content["application/json"].schema.$ref =
+      "#/components/schemas/Gone";
+    await expect(classifyChanges(base, broken, ["base.yaml", "spec/openapi.yaml"])).rejects.toThrow(
+      /^spec\/openapi\.yaml: Missing \$ref pointer "#\/components\/schemas\/Gone".*\(at #\/webhooks\/~1plant~1webhook\/post\/requestBody/,
+    );
+  });
+
   const withProperty = (where: "request" | "response", type: string) => {
     const schema = { type: "object", properties: { a: { type } } };
     const content = { "application/json": { schema } };
