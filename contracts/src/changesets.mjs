@@ -24,7 +24,7 @@ export const covers = (pending, needed) => bumpRank[pending ?? "none"] >= bumpRa
  * @param {string} root repository root
  * @returns {Promise<Map<string, { bump: Bump, changesets: string[] }>>}
  * @example
- * (await pendingBumps(root)).get("@plant-store/spec"); // { bump: "major", changesets: ["first-release-spec"] }
+ * (await pendingBumps(root)).get("@plant-store/spec"); // { bump: "major", changesets: ["drop-tag"] }
  */
 export async function pendingBumps(root) {
   /** @type {Map<string, { bump: Bump, changesets: string[] }>} */

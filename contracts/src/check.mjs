@@ -82,14 +82,13 @@ export async function checkContracts(root) {
     if (contract.infoVersion === "package") {
       const infoVersion = document.info?.version;
       if (infoVersion !== version && infoVersion !== result.plannedVersion) {
-        const next = result.plannedVersion ?? version;
         result.problems.push({
           kind: "info-version",
           message:
             `${contract.document} says info.version ${JSON.stringify(infoVersion)}, but ${contract.package} is ` +
             `${version}${result.plannedVersion ? ` (${result.plannedVersion} once the pending changesets are released)` : ""}. ` +
-            `The document's version is its package's version: set info.version to ${next}, or leave it to ` +
-            "`pnpm version-packages`, which writes it at every release.",
+            `The document's version is its package's version: set info.version back to ${version}; ` +
+            "`pnpm version-packages` writes the next one at the release.",
         });
       }
     }
