@@ -4,6 +4,6 @@ import { defineConfig } from "vitest/config";
 // project's own `vitest run` for CI so results are per package.
 export default defineConfig({
   test: {
-    projects: ["spec", "packages/*", "apps/*"],
+    projects: ["spec", "packages/*", "apps/*", "contracts"],
   },
 });

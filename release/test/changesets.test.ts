@@ -18,8 +18,9 @@ function versions(root: string): Record<string, string> {
   return Object.fromEntries(publishablePackages(root).map((p) => [p.manifest.name, p.manifest.version]));
 }
 
-function bump(version: string, kind: "patch" | "minor"): string {
+function bump(version: string, kind: "patch" | "minor" | "major"): string {
   const [major, minor, patch] = version.split(".").map(Number) as [number, number, number];
+  if (kind === "major") return `${major + 1}.0.0`;
   return kind === "minor" ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
 }
 
@@ -37,18 +38,18 @@ describe("changeset version on a throwaway copy", () => {
       if (file.endsWith(".md") && file !== "README.md") rmSync(join(copy, ".changeset", file));
     }
     writeFileSync(
-      join(copy, ".changeset", "spec-minor.md"),
-      '---\n"@plant-store/spec": minor\n---\n\nA new optional field in the contract.\n',
+      join(copy, ".changeset", "spec-major.md"),
+      '---\n"@plant-store/spec": major\n---\n\nA breaking change to the contract.\n',
     );
     await run(changeset, ["version"], { cwd: copy, env: { ...process.env, CI: "true" } });
   });
 
   it("bumps the changed package and every package whose published range would no longer include it", () => {
     const after = versions(copy);
-    expect(after["@plant-store/spec"]).toBe(bump(before["@plant-store/spec"] as string, "minor"));
+    expect(after["@plant-store/spec"]).toBe(bump(before["@plant-store/spec"] as string, "major"));
     for (const { manifest } of publishablePackages(ROOT)) {
       if (manifest.name === "@plant-store/spec") continue;
-      // 0.x: ^0.1.0 excludes 0.2.0, so every direct dependent of spec needs a release pointing at the new
+      // ^1.0.0 excludes 2.0.0, so every direct dependent of spec needs a release pointing at the new
       // contract (left behind, it would keep pinning the old one). Packages that reach spec only through
       // core keep their version: core's patch release is inside their ^ range.
       const direct = manifest.dependencies?.["@plant-store/spec"] !== undefined;
@@ -60,11 +61,11 @@ describe("changeset version on a throwaway copy", () => {
 
   it("writes changelogs: the summary for spec, the dependency update for its dependents", () => {
     expect(readFileSync(join(copy, "spec", "CHANGELOG.md"), "utf8")).toContain(
-      "A new optional field in the contract.",
+      "A breaking change to the contract.",
     );
     const core = readFileSync(join(copy, "packages", "core", "CHANGELOG.md"), "utf8");
     expect(core).toMatch(/Updated dependencies/);
-    expect(core).toContain(`@plant-store/spec@${bump(before["@plant-store/spec"] as string, "minor")}`);
+    expect(core).toContain(`@plant-store/spec@${bump(before["@plant-store/spec"] as string, "major")}`);
   });
 
   it("publishes dependents with a range that includes the new version (pnpm rewrites workspace:^)", async () => {
@@ -81,7 +82,7 @@ describe("changeset version on a throwaway copy", () => {
     ]);
     const core = JSON.parse(stdout) as { dependencies: Record<string, string> };
     expect(core.dependencies["@plant-store/spec"]).toBe(
-      `^${bump(before["@plant-store/spec"] as string, "minor")}`,
+      `^${bump(before["@plant-store/spec"] as string, "major")}`,
     );
   });
 });
@@ -94,11 +95,21 @@ describe("the repository's pending changesets", () => {
     );
     expect(pending.length).toBeGreaterThan(0);
     const before = versions(copy);
+    // Every package a pending changeset names is released (the spec, first published as 1.0.0 from its
+    // package.json, may have none).
+    const named = new Set(
+      pending.flatMap((f) =>
+        [...readFileSync(join(copy, ".changeset", f), "utf8").matchAll(/^"(@plant-store\/[^"]+)": /gm)].map(
+          (m) => m[1] as string,
+        ),
+      ),
+    );
+    expect(named.size).toBeGreaterThan(0);
     await run(changeset, ["version"], { cwd: copy, env: { ...process.env, CI: "true" } });
     expect(
       readdirSync(join(copy, ".changeset")).filter((f) => f.endsWith(".md") && f !== "README.md"),
     ).toEqual([]);
     const after = versions(copy);
-    for (const name of Object.keys(before)) expect(after[name], name).not.toBe(before[name]);
+    for (const name of named) expect(after[name], name).not.toBe(before[name]);
   });
 });

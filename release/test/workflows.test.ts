@@ -28,5 +28,5 @@ it("the release workflow publishes through changesets with provenance", () => {
     .flatMap((job) => job.steps)
     .find((step) => step.uses?.startsWith("changesets/action@"));
   expect(action?.with?.publish).toBe("pnpm release");
-  expect(action?.with?.version).toBe("pnpm changeset version");
+  expect(action?.with?.version).toBe("pnpm version-packages");
 });
