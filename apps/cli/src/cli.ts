@@ -20,8 +20,20 @@ export async function run(argv: string[]): Promise<number> {
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
-  const payload = (cmd: Command) =>
+  // Which webhook of which document: every command that handles a payload takes both.
+  const event = (cmd: Command) =>
     cmd
+      .option(
+        "--event <name>",
+        "the webhook: event type, path or name (default New Plant; see plant-store events)",
+      )
+      .addOption(
+        new Option("--spec <file>", "an OpenAPI document whose webhooks to use (default: built in)").env(
+          "PLANT_STORE_SPEC",
+        ),
+      );
+  const payload = (cmd: Command) =>
+    event(cmd)
       .option("--data <json>", "the payload as JSON text (sent byte for byte)")
       .option("--file <path>", "read the payload from a file, or - for stdin")
       .option(
@@ -34,7 +46,7 @@ export async function run(argv: string[]): Promise<number> {
   payload(
     program
       .command("send")
-      .description("Send New Plant webhooks to a receiver")
+      .description("Send webhooks (default New Plant; --event for another) to a receiver")
       .argument("<url>", "the receiver's endpoint, e.g. http://127.0.0.1:4000/plant/webhook")
       .option("--token <token>", "bearer token (env PLANT_STORE_TOKEN)")
       .option("--secret <whsec>", "sign with this Standard Webhooks secret (env PLANT_STORE_WEBHOOK_SECRET)")
@@ -49,12 +61,24 @@ export async function run(argv: string[]): Promise<number> {
 Examples:
   plant-store send http://127.0.0.1:4000/plant/webhook --token psk_… --secret whsec_…
   plant-store send http://127.0.0.1:4000/plant/webhook --token psk_… --name Fern --id 42 --json
-  plant-store send http://127.0.0.1:4000/plant/webhook --token psk_… --count 1000 --concurrency 50`,
+  plant-store send http://127.0.0.1:4000/plant/webhook --token psk_… --count 1000 --concurrency 50
+  plant-store send http://127.0.0.1:4000/plant/sold --token psk_… --spec openapi.yaml --event plantSold`,
     )
     .action(async (url, options) => (await import("./commands/send.js")).send(url, options));
 
-  program
-    .command("listen")
+  event(
+    program
+      .command("events")
+      .description("List the webhooks (event types) of the contract, or of --spec")
+      .option("--json", "the catalog: type, name, path, JSON Schema, examples, responses"),
+  )
+    .addHelpText(
+      "after",
+      "\nExamples:\n  plant-store events\n  plant-store events --spec openapi.yaml --json",
+    )
+    .action(async (options) => (await import("./commands/misc.js")).events(options));
+
+  event(program.command("listen"))
     .description("Run a local receiver that prints every verified, valid event (and optionally forwards it)")
     .option("--port <n>", "listen port", "4100")
     .option("--host <addr>", "listen address", "127.0.0.1")
@@ -62,6 +86,7 @@ Examples:
     .option("--secret <whsec>", "required signing secret (generated and printed when omitted)")
     .option("--db <target>", "keep events in SQLite or PostgreSQL (default: in memory)")
     .option("--forward-to <url>", "relay each event's exact bytes and headers to this URL")
+    .option("--retries <n>", "retries of a failed forward, with backoff from 1 s", "5")
     // Every int64 id is accepted (the contract's range); --lossless, which used to turn that on, is still accepted.
     .addOption(new Option("--lossless").hideHelp())
     .option("--json", "one JSON line per event (NDJSON)")
@@ -71,13 +96,33 @@ Examples:
 Examples:
   plant-store listen
   plant-store listen --token psk_… --secret whsec_… --forward-to http://127.0.0.1:3000/plant/webhook
-  plant-store listen --json | jq .payload.name`,
+  plant-store listen --json | jq .payload.name
+  plant-store listen --db ./listen.db --forward-to http://127.0.0.1:3000/plant/webhook`,
     )
     .action(async (options) => (await import("./commands/listen.js")).listen(options));
 
   program
-    .command("validate")
-    .description("Validate New Plant payloads: one JSON document or NDJSON, from a file or stdin")
+    .command("replay")
+    .description("Forward events that `listen --db` kept, again (by id, since a time, or those that failed)")
+    .requiredOption("--db <target>", "the store listen kept them in (SQLite path or postgres://…)")
+    .requiredOption("--forward-to <url>", "where to send them")
+    .option("--id <webhook-id>", "an event to replay (repeatable)", collect)
+    .option("--since <time>", "every event received since this RFC 3339 time")
+    .option("--failed", "every event never forwarded successfully")
+    .option("--token <token>", "bearer token for the downstream (env PLANT_STORE_TOKEN)")
+    .option("--secret <whsec>", "sign each event anew (same webhook-id, fresh timestamp)")
+    .option("--retries <n>", "retries of a failed forward, with backoff from 1 s", "0")
+    .option("--json", "one JSON line per event")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  plant-store replay --db ./listen.db --forward-to http://127.0.0.1:3000/plant/webhook --failed --secret whsec_…\n  plant-store replay --db ./listen.db --forward-to http://127.0.0.1:3000/plant/webhook --id msg_2zQz…",
+    )
+    .action(async (options) => (await import("./commands/replay.js")).replay(options));
+
+  event(program.command("validate"))
+    .description(
+      "Validate payloads of a webhook (default New Plant): one JSON document or NDJSON, from a file or stdin",
+    )
     .argument("[file]", "a file, or - for stdin", "-")
     .option("--safe", "also refuse ids beyond 2^53, which a JavaScript number would round")
     .addOption(new Option("--lossless").hideHelp()) // the default now; still accepted
@@ -88,9 +133,8 @@ Examples:
     )
     .action(async (file, options) => (await import("./commands/validate.js")).validate(file, options));
 
-  program
-    .command("example")
-    .description("Print the spec's example New Plant payload")
+  event(program.command("example"))
+    .description("Print the spec's example payload of a webhook (default New Plant)")
     .option("--json", "the same, compact")
     .addHelpText(
       "after",

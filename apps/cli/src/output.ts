@@ -194,9 +194,9 @@ export function redirectNote(status: number, location: string | null): string | 
 export const MAX_TIMEOUT_MS = 600_000;
 
 /** A flag's value as a whole number from 1 to `max`, else a usage error (exit 2) naming the flag and the range. */
-export function whole(flag: string, value: string, max: number, unit = ""): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
-    throw new CliError(`${flag} must be a whole number from 1 to ${max}${unit}.`, 2);
+export function whole(flag: string, value: string, max: number, unit = "", min = 1): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new CliError(`${flag} must be a whole number from ${min} to ${max}${unit}.`, 2);
   }
   return Number(value);
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { examples } from "@plant-store/spec";
+import { stringifyJson } from "@plant-store/core";
+import { DEFAULT_EVENT_TYPE, examples, type WebhookEntry } from "@plant-store/spec";
 import { CliError, readStdin } from "./output.js";
 
 /** Where a command's JSON body comes from. */
@@ -26,7 +27,11 @@ const INT64_MAX = 2n ** 63n - 1n;
  * await payloadBytes({ id: "7", name: "Fern" }); // the bytes of '{"id":7,"name":"Fern"}'
  * ```
  */
-export async function payloadBytes(options: PayloadOptions, required = false): Promise<Buffer> {
+export async function payloadBytes(
+  options: PayloadOptions,
+  required = false,
+  entry?: WebhookEntry,
+): Promise<Buffer> {
   const fields = (["id", "name", "tag"] as const)
     .filter((f) => options[f] !== undefined)
     .map((f) => `--${f}`);
@@ -61,6 +66,12 @@ export async function payloadBytes(options: PayloadOptions, required = false): P
     }
   }
   if (fields.length > 0) {
+    if (entry && entry.type !== DEFAULT_EVENT_TYPE) {
+      throw new CliError(
+        `${fields.join("/")} build a New Plant; for ${entry.type} give the payload with --data or --file (or none: its example).`,
+        2,
+      );
+    }
     const example = JSON.parse(exampleText()) as { id: number; name: string; tag?: string };
     const id = options.id ?? String(example.id);
     if (!/^-?(0|[1-9]\d*)$/.test(id)) {
@@ -77,18 +88,30 @@ export async function payloadBytes(options: PayloadOptions, required = false): P
     if (tag !== undefined) parts.push(`"tag":${JSON.stringify(tag)}`);
     return Buffer.from(`{${parts.join(",")}}`);
   }
-  return Buffer.from(exampleText());
+  return Buffer.from(exampleText(entry));
 }
 
 /**
- * The spec's basic example payload, exactly as the spec ships it.
+ * An event's example payload: New Plant's basic example exactly as the spec ships it, or the first example of another
+ * webhook's request body in the document.
  *
  * @example
  * ```ts
  * exampleText(); // '{ "id": 1, "name": "Monstera deliciosa", "tag": "tropical" }'
  * ```
  */
-export function exampleText(): string {
+export function exampleText(entry?: WebhookEntry): string {
+  if (entry && entry.type !== DEFAULT_EVENT_TYPE) {
+    // Another webhook's example, from the document (spec/examples/ holds New Plant's exact bytes).
+    const example = entry.examples[0];
+    if (!example) {
+      throw new CliError(
+        `${entry.type} has no example in the document; give the payload with --data or --file.`,
+        2,
+      );
+    }
+    return stringifyJson(example.value);
+  }
   const basic = examples.find((e) => e.group === "valid" && e.name === "basic") ?? examples[0];
   if (!basic) throw new CliError("The spec package has no example payload.");
   return basic.raw;

@@ -294,7 +294,21 @@ describe("listen", () => {
     const target = `http://127.0.0.1:${(downstream.address() as { port: number }).port}/hook`;
     const listener = await background(
       CLI,
-      ["listen", "--port", "0", "--token", token, "--secret", secret, "--forward-to", target, "--json"],
+      // Ordering only: a failed forward is not retried here (retries: events.test.ts).
+      [
+        "listen",
+        "--port",
+        "0",
+        "--token",
+        token,
+        "--secret",
+        secret,
+        "--forward-to",
+        target,
+        "--retries",
+        "0",
+        "--json",
+      ],
       (_out, err) => err.split("\n").find((l) => l.includes('"listening"')),
     );
     const url = (JSON.parse(listener.info) as { listening: string }).listening;
@@ -389,7 +403,7 @@ describe("listen", () => {
       await listener.stop();
       expect(listener.output()).not.toContain(token);
       expect(listener.output()).not.toContain(secret);
-      if (json) expect(Object.keys(JSON.parse(listener.info))).toEqual(["listening", "forwardTo"]);
+      if (json) expect(Object.keys(JSON.parse(listener.info))).toEqual(["listening", "events", "forwardTo"]);
     }
     const onlyToken = await background(
       CLI,

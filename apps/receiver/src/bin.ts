@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createRequire } from "node:module";
 import { createLogger, runServer } from "@plant-store/app-kit";
+import { loadCatalog } from "@plant-store/spec/load";
 import { HELP, loadConfig } from "./config.js";
 import { createReceiver } from "./receiver.js";
 
@@ -12,9 +13,11 @@ await runServer({
   help: HELP,
   config: () => loadConfig(process.argv.slice(2), process.env),
   logger: (config) => createLogger("plant-store-receiver", config.logLevel),
-  start: (config, logger) =>
+  start: async (config, logger) =>
     createReceiver({
       tokens: config.tokens,
+      ...(config.spec !== undefined && { catalog: await loadCatalog(config.spec) }),
+      ...(config.events.length > 0 && { events: config.events }),
       secrets: config.secrets,
       store: config.db,
       adminTokens: config.adminTokens,
@@ -23,7 +26,7 @@ await runServer({
       logger,
     }),
   describe: (receiver, config) => ({
-    webhook: "/plant/webhook",
+    webhooks: receiver.events.map((entry) => `${entry.type} ${entry.method} ${entry.path}`).join(", "),
     store: receiver.store.backend,
     signatures: config.secrets.length > 0 ? "required" : "off",
     admin: config.adminTokens.length > 0 ? "on" : "off",

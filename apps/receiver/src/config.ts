@@ -13,6 +13,10 @@ export interface ReceiverConfig {
   maxBodyBytes: number;
   toleranceSeconds: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** An OpenAPI document whose webhooks to serve instead of the built-in contract's. */
+  spec?: string | undefined;
+  /** Event types to accept (default every webhook of the document). */
+  events: string[];
 }
 
 export { ConfigError };
@@ -39,12 +43,14 @@ const schema = z.object({
   maxBodyBytes: int("--max-body / PLANT_STORE_MAX_BODY", 64, 64 * 1024 * 1024).default(1024 * 1024),
   toleranceSeconds: int("--tolerance / PLANT_STORE_TOLERANCE", 1, 86_400).default(300),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  spec: z.string().min(1).optional(),
+  events: list.default([]),
   // Accepted so that existing command lines keep working; every int64 id is accepted anyway.
   lossless: z.boolean().default(false),
 });
 
 /** Help text of `plant-store-receiver --help`. */
-export const HELP = `plant-store-receiver — receive the Plant Store "New Plant" webhook; 200 only once stored.
+export const HELP = `plant-store-receiver — receive the Plant Store webhooks (New Plant, and every other webhook of the document); 200 only once stored.
 
 Usage: plant-store-receiver [options]
 
@@ -58,6 +64,8 @@ Options (each also read from the environment variable shown):
   --max-body <bytes>    PLANT_STORE_MAX_BODY          body cap (default 1048576)
   --tolerance <s>       PLANT_STORE_TOLERANCE         allowed timestamp skew in seconds (default 300)
   --log-level <level>   PLANT_STORE_LOG_LEVEL         fatal|error|warn|info|debug|trace|silent (default info)
+  --spec <file>         PLANT_STORE_SPEC              an OpenAPI document (YAML/JSON) whose webhooks to serve (default: built in)
+  --events <list>       PLANT_STORE_EVENTS            event types (operationIds) to accept, comma-separated (default: all)
   -h, --help                                          this help
   -v, --version                                       the version
 
@@ -93,6 +101,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
       maxBodyBytes: { flag: "max-body", env: "PLANT_STORE_MAX_BODY" },
       toleranceSeconds: { flag: "tolerance", env: "PLANT_STORE_TOLERANCE" },
       logLevel: { flag: "log-level", env: "PLANT_STORE_LOG_LEVEL" },
+      spec: { flag: "spec", env: "PLANT_STORE_SPEC" },
+      events: { flag: "events", env: "PLANT_STORE_EVENTS" },
       lossless: { flag: "lossless", env: "PLANT_STORE_LOSSLESS", boolean: true },
     },
     // Tokens and secrets are checked now, with the code that will use them: a damaged one stops the start with a

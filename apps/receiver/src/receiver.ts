@@ -15,7 +15,7 @@ import {
   requestPath,
   send,
 } from "@plant-store/core/node";
-import { WEBHOOK_HEADERS, WEBHOOK_PATH } from "@plant-store/spec";
+import { type Catalog, EVENT_TYPE_HEADER, WEBHOOK_HEADERS } from "@plant-store/spec";
 import { type OpenStoreOptions, openStore, type Store, StoreError } from "@plant-store/store";
 import type { Logger } from "pino";
 import { type AdminApi, createAdminApi } from "./admin.js";
@@ -26,6 +26,10 @@ import { createMetrics, type ReceiverMetrics } from "./metrics.js";
 export interface ReceiverOptions {
   /** Accepted bearer tokens (clear or `sha256:<hex>`). Required. */
   tokens: readonly string[];
+  /** The webhooks served: a catalog read from a document (`loadCatalog`); default `@plant-store/spec`'s. */
+  catalog?: Catalog;
+  /** Event types of the catalog to accept; default every one. */
+  events?: readonly string[];
   /** `whsec_` secrets; when given, valid Standard Webhooks signatures are required. */
   secrets?: readonly string[];
   /** An open store, or what `openStore` accepts (SQLite path, `:memory:`, `postgres://…`). Default `:memory:`. */
@@ -58,6 +62,8 @@ export interface Receiver {
   readonly server: Server;
   readonly store: Store;
   readonly metrics: ReceiverMetrics;
+  /** The webhooks served (type, path, …). */
+  readonly events: Catalog;
   /** Starts listening; resolves with the base URL (`http://host:port`). Port 0 picks a free port. */
   listen(port?: number, host?: string): Promise<string>;
   /** Stops accepting, finishes in-flight requests, ends event streams, flushes and closes the store. */
@@ -65,7 +71,7 @@ export interface Receiver {
 }
 
 /**
- * Builds the receiver: `POST /plant/webhook` through core's pipeline with the store's inbox as the
+ * Builds the receiver: every webhook of the catalog (`POST /plant/webhook`, …) through core's pipeline with the store's inbox as the
  * dedup + commit step (200 only after the commit that holds the event), plus `/healthz`, `/readyz`,
  * `/metrics` and the admin endpoints `/events` and `/events/stream`.
  *
@@ -99,16 +105,20 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     ...(options.toleranceSeconds !== undefined && { toleranceSeconds: options.toleranceSeconds }),
     ...(options.now && { now: options.now }),
     ...(pipelineLogger && { logger: pipelineLogger }),
+    ...(options.catalog && { catalog: options.catalog }),
+    ...(options.events && { events: options.events }),
   };
   // Lossless: the contract's id is int64 and the inbox keeps the bytes as sent, so no id is refused for being beyond
   // 2^53 (a sender would retry it until it gave up); nothing here reads the id as a JavaScript number.
   const handler: WebhookHandler = createWebhookHandler({ ...common, mode: "lossless", onEvent: record });
   const admin: AdminApi = createAdminApi({ store, adminTokens: options.adminTokens ?? [] });
+  const webhookPaths = new Set(handler.events.map((entry) => entry.path));
+  const served = handler.events.map((entry) => `${entry.method} ${entry.path}`).join(", ");
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const path = requestPath(req.url);
-    if (path === WEBHOOK_PATH) {
+    if (webhookPaths.has(path)) {
       void webhook(req, res);
       return;
     }
@@ -127,7 +137,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   server.on("clientError", answerClientError);
   // `Expect: 100-continue`: a request refused on its headers alone is answered before its body is invited.
   server.on("checkContinue", (req, res) => {
-    if (requestPath(req.url) !== WEBHOOK_PATH) res.writeContinue();
+    if (!webhookPaths.has(requestPath(req.url))) res.writeContinue();
     else if (!answerExpectContinue(handler, req, res)) return;
     serve(req, res);
   });
@@ -143,6 +153,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     logger?.info(
       {
         webhookId: req.headers[WEBHOOK_HEADERS.id] ?? null,
+        eventType: req.headers[EVENT_TYPE_HEADER] ?? null,
         status: response.status,
         outcome: response.status === 200 ? (duplicate ? "duplicate" : "stored") : "rejected",
         ...(response.status !== 200 && { reason: reasonOf(response) }),
@@ -157,10 +168,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       const method = req.method ?? "GET";
       const known = path === "/healthz" || path === "/readyz" || path === "/metrics" || admin.serves(path);
       if (!known) {
-        return send(
-          res,
-          errorResponse(404, `Nothing is served at ${path}. Webhooks go to POST ${WEBHOOK_PATH}.`),
-        );
+        return send(res, errorResponse(404, `Nothing is served at ${path}. Webhooks go to ${served}.`));
       }
       if (method !== "GET" && method !== "HEAD") {
         return send(
@@ -207,6 +215,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     server,
     store,
     metrics,
+    events: handler.events,
     listen(port = 0, host = "127.0.0.1") {
       return new Promise((resolve, reject) => {
         server.once("error", reject);

@@ -45,6 +45,7 @@ export {
   type TransportResponse,
 } from "./delivery/index.js";
 export { type ErrorBody, HttpError, PlantStoreError } from "./errors.js";
+export { stringifyJson } from "./json/stringify.js";
 export {
   ApiError,
   type CompiledSchema,

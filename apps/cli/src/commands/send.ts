@@ -1,4 +1,6 @@
 import { createMessageId, parseNewPlant, serializeNewPlant, sign } from "@plant-store/core";
+import { DEFAULT_EVENT_TYPE, EVENT_TYPE_HEADER } from "@plant-store/spec";
+import { commandEvent, type EventOptions } from "../events.js";
 import {
   bearerToken,
   CliError,
@@ -13,7 +15,7 @@ import {
 } from "../output.js";
 import { type PayloadOptions, payloadBytes } from "../payload.js";
 
-interface SendOptions extends PayloadOptions {
+interface SendOptions extends PayloadOptions, EventOptions {
   token?: string;
   secret?: string;
   count: string;
@@ -32,7 +34,8 @@ interface Result {
 
 /**
  * `plant-store send <url>`: one webhook (status, latency, response), or `--count N` of them with unique ids and a
- * summary. Exit 1 when any answer is not 2xx.
+ * summary; `--event` picks the webhook (default New Plant), named in `webhook-event-type`. Exit 1 when any answer is
+ * not 2xx.
  *
  * @example
  * ```ts
@@ -51,7 +54,8 @@ export async function send(url: string, options: SendOptions): Promise<void> {
   const count = whole("--count", options.count, Number.MAX_SAFE_INTEGER);
   const concurrency = whole("--concurrency", options.concurrency, MAX_CONCURRENCY);
   const timeoutMs = whole("--timeout", options.timeout, MAX_TIMEOUT_MS, " ms (10 minutes)");
-  const body = await payloadBytes(options);
+  const { entry } = await commandEvent(options);
+  const body = await payloadBytes(options, false, entry);
 
   const one = async (text: Uint8Array): Promise<Result> => {
     const webhookId = createMessageId();
@@ -60,6 +64,7 @@ export async function send(url: string, options: SendOptions): Promise<void> {
       authorization: `Bearer ${token}`,
       "content-type": "application/json",
       "user-agent": "plant-store-cli",
+      [EVENT_TYPE_HEADER]: entry.type,
       "webhook-id": webhookId,
       "webhook-timestamp": String(timestamp),
     };
@@ -117,7 +122,9 @@ export async function send(url: string, options: SendOptions): Promise<void> {
   }
 
   // --count: the same payload with id = base + i, so every webhook is a distinct plant and a distinct webhook-id.
-  const { first: firstId, render } = countedPayloads(body, count);
+  // New Plant ids are counted up; another event's payload is sent as it is, each with its own webhook-id.
+  const { first: firstId, render } =
+    entry.type === DEFAULT_EVENT_TYPE ? countedPayloads(body, count) : { first: 0n, render: () => body };
   const results: Result[] = [];
   let next = 0;
   const started = performance.now();
@@ -125,7 +132,8 @@ export async function send(url: string, options: SendOptions): Promise<void> {
   const worker = async () => {
     while (next < count) {
       const i = next++;
-      results.push(await one(Buffer.from(render(firstId + BigInt(i)))));
+      const text = render(firstId + BigInt(i));
+      results.push(await one(typeof text === "string" ? Buffer.from(text) : text));
       if (progress && results.length % 25 === 0) {
         const width = 30;
         const filled = Math.round((results.length / count) * width);

@@ -1,4 +1,5 @@
 import { createMessageId, sign, type VerifyFailure, verify } from "@plant-store/core";
+import { commandEvent, type EventOptions } from "../events.js";
 import { CliError, paint, printJson } from "../output.js";
 import { type PayloadOptions, payloadBytes } from "../payload.js";
 
@@ -13,7 +14,7 @@ import { type PayloadOptions, payloadBytes } from "../payload.js";
 export async function signCommand(
   options: PayloadOptions & { secret: string; msgId?: string; timestamp?: string; json?: boolean },
 ): Promise<void> {
-  const body = await payloadBytes(options, true);
+  const body = await payloadBytes(options, true, (await commandEvent(options as EventOptions)).entry);
   const id = options.msgId ?? createMessageId();
   if (options.timestamp !== undefined && !/^\d+$/.test(options.timestamp)) {
     throw new CliError("--timestamp must be unix seconds.", 2);
@@ -70,7 +71,7 @@ export async function verifyCommand(
     headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
   }
   if (!/^\d+$/.test(options.tolerance)) throw new CliError("--tolerance must be whole seconds.", 2);
-  const body = await payloadBytes(options, true);
+  const body = await payloadBytes(options, true, (await commandEvent(options as EventOptions)).entry);
   let result: Awaited<ReturnType<typeof verify>>;
   try {
     result = await verify({

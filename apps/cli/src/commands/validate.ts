@@ -1,17 +1,22 @@
 import { readFileSync } from "node:fs";
-import { type Issue, parseNewPlant } from "@plant-store/core";
+import { type Issue, parseEvent } from "@plant-store/core";
+import { commandEvent, type EventOptions } from "../events.js";
 import { CliError, paint, printJson, readStdin } from "../output.js";
 
 /**
- * `plant-store validate [file|-]`: one JSON payload, or NDJSON (one per line). Every error names its JSON
- * pointer (and line); exit 1 if any payload is invalid.
+ * `plant-store validate [file|-]`: one JSON payload, or NDJSON (one per line), against the schema of `--event`
+ * (default New Plant). Every error names its JSON pointer (and line); exit 1 if any payload is invalid.
  *
  * @example
  * ```ts
  * await validate("plants.ndjson", { json: true });
  * ```
  */
-export async function validate(file: string, options: { safe?: boolean; json?: boolean }): Promise<void> {
+export async function validate(
+  file: string,
+  options: EventOptions & { safe?: boolean; json?: boolean },
+): Promise<void> {
+  const { entry } = await commandEvent(options);
   let bytes: Buffer;
   try {
     bytes = file === "-" ? await readStdin() : readFileSync(file);
@@ -23,8 +28,7 @@ export async function validate(file: string, options: { safe?: boolean; json?: b
   }
   // The contract's id is int64: every such id is valid. --safe asks for ids a JavaScript number holds exactly.
   // Bytes, not text, go to the parser: a payload that is not UTF-8 is invalid, as the receiver and sender say.
-  const check = (raw: Uint8Array) =>
-    options.safe ? parseNewPlant(raw, { mode: "safe" }) : parseNewPlant(raw, { mode: "lossless" });
+  const check = (raw: Uint8Array) => parseEvent(entry, raw, { mode: options.safe ? "safe" : "lossless" });
   if (bytes.toString("latin1").trim() === "")
     throw new CliError("No payload to validate: the input is empty.", 1);
   const items = documents(bytes);

@@ -88,6 +88,8 @@ export type WebhookHandlerOptions =
 /** The receive pipeline: `preflight` before the body is read, `handle` with it. Never throws. */
 export interface WebhookHandler {
   readonly maxBodyBytes: number;
+  /** The webhooks served, in order (the first is the fallback when a request names none). */
+  readonly events: readonly WebhookEntry[];
   /** Checks path, method, content type and declared length; a response to send now, or null to read the body. */
   preflight(request: Omit<WebhookRequest, "body">): WebhookResponse | null;
   /** Runs the whole pipeline over a fully read body. */
@@ -362,7 +364,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   }
 
-  return { maxBodyBytes, preflight, handle, tooLarge };
+  return { maxBodyBytes, events: served, preflight, handle, tooLarge };
 }
 
 // Senders repeat the same Content-Type on every request; the last accepted value skips the parse (a pure

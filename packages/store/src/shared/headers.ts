@@ -9,6 +9,7 @@ import type { HeaderInput } from "../api/inbox.js";
  * ```
  */
 export const KEPT_HEADERS: readonly string[] = [
+  "webhook-event-type",
   "webhook-id",
   "webhook-timestamp",
   "content-type",
