@@ -139,7 +139,7 @@ export function createApi(token: string) {
       if (!response) return { ready: false, detail: "The app cannot be reached." };
       if (response.ok) {
         const body = (await response.json()) as { backend: string };
-        return { ready: true, detail: `Ready: the ${body.backend} store takes writes.` };
+        return { ready: true, detail: `The ${body.backend} store takes writes.` };
       }
       return { ready: false, detail: (await failure(response)).message };
     },

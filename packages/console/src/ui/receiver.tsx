@@ -127,7 +127,7 @@ export function ReceiverPage({ api }: { api: Api }) {
                       {e.seq}
                     </button>
                   </td>
-                  <td class="mono wrap">{e.webhookId}</td>
+                  <td class="mono">{e.webhookId}</td>
                   <td>
                     <Time at={e.receivedAt} />
                   </td>

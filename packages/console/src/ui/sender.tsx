@@ -213,7 +213,8 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
   const [grace, setGrace] = useState("86400");
   const [since, setSince] = useState("");
   const [shown, setShown] = useState<{ label: string; value: string } | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ at: string; text: string } | null>(null);
+  const [failedAt, setFailedAt] = useState<string | null>(null);
   const action = useAction();
   const load = async () => {
     try {
@@ -224,12 +225,23 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
     }
   };
   usePoll(load, POLL_MS * 5, [id]);
-  const act = (work: () => Promise<string>) =>
-    action.run(async () => {
-      setDone(null);
-      setDone(await work());
+  // Each card answers in itself: a refusal shows beside the form that caused it.
+  const act = (at: string, work: () => Promise<string>) => {
+    setDone(null);
+    setFailedAt(at);
+    return action.run(async () => {
+      setDone({ at, text: await work() });
       await load();
     });
+  };
+  const feedback = (at: string) => (
+    <>
+      {failedAt === at && <ErrorNote error={action.error} />}
+      <p role="status" class="ok">
+        {done?.at === at ? done.text : ""}
+      </p>
+    </>
+  );
   if (loadError && !sub) return <ErrorNote error={loadError} />;
   if (!sub) return <p>Loading…</p>;
   return (
@@ -261,10 +273,6 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
           Deliveries to this subscription
         </a>
       </p>
-      <p role="status" class="ok">
-        {done ?? ""}
-      </p>
-      <ErrorNote error={action.error} />
       {shown && (
         <section class="card shown-once" aria-label="Shown once">
           <p>Shown this once: give it to the receiver now.</p>
@@ -276,7 +284,7 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
           class="card"
           onSubmit={(e) => {
             e.preventDefault();
-            void act(async () => {
+            void act("url", async () => {
               await api.sender.changeUrl(sub.id, (url ?? sub.url).trim());
               setUrl(null);
               return "The URL is changed.";
@@ -295,13 +303,14 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
           <button type="submit" disabled={action.busy}>
             Change URL
           </button>
+          {feedback("url")}
         </form>
         {sub.enabled ? (
           <form
             class="card"
             onSubmit={(e) => {
               e.preventDefault();
-              void act(async () => {
+              void act("disable", async () => {
                 await api.sender.disable(sub.id, reason.trim());
                 setReason("");
                 return "Disabled: nothing is delivered to it until it is enabled.";
@@ -319,6 +328,7 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
             <button type="submit" disabled={action.busy}>
               Disable
             </button>
+            {feedback("disable")}
           </form>
         ) : (
           <div class="card">
@@ -328,7 +338,7 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
               type="button"
               disabled={action.busy}
               onClick={() =>
-                void act(async () => {
+                void act("enable", async () => {
                   await api.sender.enable(sub.id);
                   return "Enabled.";
                 })
@@ -336,13 +346,14 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
             >
               Enable
             </button>
+            {feedback("enable")}
           </div>
         )}
         <form
           class="card"
           onSubmit={(e) => {
             e.preventDefault();
-            void act(async () => {
+            void act("rotate", async () => {
               const { secret } = await api.sender.rotateSecret(sub.id, Number(grace));
               setShown({ label: "New signing secret", value: secret });
               return `New secret made; the old one still signs for ${grace} seconds.`;
@@ -368,7 +379,7 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
             class="secondary"
             disabled={action.busy}
             onClick={() =>
-              void act(async () => {
+              void act("rotate", async () => {
                 const { token } = await api.sender.rotateToken(sub.id);
                 setShown({ label: "New bearer token", value: token });
                 return "New token made; it replaces the old one at once.";
@@ -377,12 +388,13 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
           >
             Rotate token
           </button>
+          {feedback("rotate")}
         </form>
         <form
           class="card"
           onSubmit={(e) => {
             e.preventDefault();
-            void act(async () => {
+            void act("recover", async () => {
               const iso = new Date(since).toISOString();
               const { requeued } = await api.sender.recover(sub.id, iso);
               return `${requeued} failed deliveries since ${iso} are queued again.`;
@@ -401,6 +413,7 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
           <button type="submit" disabled={action.busy}>
             Recover
           </button>
+          {feedback("recover")}
         </form>
       </div>
     </>

@@ -5,7 +5,11 @@ import { indentJson } from "./raw-json.js";
 /** A time as the reader's locale writes it, with the ISO text on hover. */
 export function Time({ at }: { at: string | null }) {
   if (!at) return <span>—</span>;
-  return <time dateTime={at}>{new Date(at).toLocaleString()}</time>;
+  return (
+    <time dateTime={at}>
+      {new Date(at).toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" })}
+    </time>
+  );
 }
 
 /** An error in words, announced to screen readers. */
