@@ -58,6 +58,9 @@ function flakyProxy(target: string): Promise<{ url: string; server: Server; setF
 }
 
 const available = existsSync(CHROMIUM);
+// Skipped on a developer's machine without Chromium (apt-get install chromium); CI installs it and must run this.
+if (!available && process.env.CI)
+  throw new Error(`${CHROMIUM} is missing: .ci/run installs it with apt-get.`);
 
 // Each step drives several pages at two widths with axe-core: minutes on a slow machine, not seconds.
 describe.skipIf(!available)("the console in Chromium", { timeout: 120_000 }, () => {
@@ -152,8 +155,14 @@ describe.skipIf(!available)("the console in Chromium", { timeout: 120_000 }, () 
     await accessible(senderPage);
   });
 
-  it("shows the receiver's empty state and health", async () => {
-    await login(receiverPage, receiver.url, RECEIVER_ADMIN);
+  it("logs in to the receiver with the keyboard alone, and shows its empty state and health", async () => {
+    await receiverPage.goto(`${receiver.url}/console/`);
+    await receiverPage.getByLabel("Admin token").waitFor({ timeout: WAIT });
+    await receiverPage.keyboard.press("Tab");
+    expect(await receiverPage.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe("token");
+    await receiverPage.keyboard.type(RECEIVER_ADMIN);
+    await receiverPage.keyboard.press("Enter");
+    await receiverPage.getByRole("button", { name: "Log out" }).waitFor({ timeout: WAIT });
     await receiverPage.getByText("No events yet").waitFor({ timeout: WAIT });
     await receiverPage.getByText("Ready.").waitFor({ timeout: WAIT });
     await receiverPage.getByText("Live: new events appear").waitFor({ timeout: WAIT });
@@ -187,6 +196,21 @@ describe.skipIf(!available)("the console in Chromium", { timeout: 120_000 }, () 
     expect(await refusal.textContent()).toMatch(/169\.254\.169\.254/);
     await shoot(senderPage, "sender-subscription");
     await accessible(senderPage);
+
+    await senderPage.getByLabel("Reason (optional)").fill("receiver maintenance");
+    await senderPage.getByRole("button", { name: "Disable" }).click();
+    await senderPage.locator(".facts .badge-disabled").waitFor({ timeout: WAIT });
+    expect(await senderPage.locator(".facts").textContent()).toContain("receiver maintenance");
+    await senderPage.getByRole("button", { name: "Enable" }).click();
+    await senderPage.locator(".facts .badge-enabled").waitFor({ timeout: WAIT });
+    await senderPage.getByLabel(/Old secret kept for/).fill("3600");
+    await senderPage.getByRole("button", { name: "Rotate secret" }).click();
+    await senderPage.getByText("the old one still signs for 3600 seconds").waitFor({ timeout: WAIT });
+    expect(await senderPage.getByLabel("New signing secret").inputValue()).toMatch(/^whsec_/);
+    await senderPage
+      .locator(".facts")
+      .filter({ hasText: /Signing secrets in use\s*2/ })
+      .waitFor({ timeout: WAIT });
   });
 
   it("publishes, and the delivery turns delivered without a reload; the receiver shows it live, id exact", async () => {
@@ -216,6 +240,10 @@ describe.skipIf(!available)("the console in Chromium", { timeout: 120_000 }, () 
     ).toContain("webhook-timestamp");
     await shoot(receiverPage, "receiver-events");
     await accessible(receiverPage);
+    await receiverPage.getByLabel("Webhook id or payload contains").fill("no such plant");
+    await receiverPage.getByText("No loaded event matches the filter").waitFor({ timeout: WAIT });
+    await receiverPage.getByLabel("Webhook id or payload contains").fill("monstera");
+    await row.waitFor({ timeout: WAIT });
   });
 
   it("shows attempts piling up with the receiver's 500 and body, then resend delivers", async () => {
@@ -245,6 +273,30 @@ describe.skipIf(!available)("the console in Chromium", { timeout: 120_000 }, () 
     await senderPage.locator("figure.chart").filter({ hasText: "2 delivered" }).waitFor({ timeout: WAIT });
     await shoot(senderPage, "sender-overview");
     await accessible(senderPage);
+  });
+
+  it("recovers the failed deliveries of a subscription since a time", async () => {
+    proxy.setFailing(true);
+    await senderPage.getByRole("link", { name: "Publish" }).click();
+    await senderPage.getByLabel(/New Plant payload/).fill('{"id": 3, "name": "Cactus"}');
+    await senderPage.getByRole("button", { name: "Publish" }).click();
+    await senderPage.getByText(/Published msg_\w+: 1 delivery/).waitFor({ timeout: WAIT });
+    await senderPage.getByRole("link", { name: "Deliveries", exact: true }).click();
+    await senderPage.getByLabel("State").selectOption("failed");
+    await senderPage.locator("tbody tr").filter({ hasText: "500" }).first().waitFor({ timeout: WAIT });
+    proxy.setFailing(false);
+    await senderPage.locator("tbody tr").first().getByRole("link").nth(1).click();
+    const hourAgo = new Date(Date.now() - 3_600_000 - new Date().getTimezoneOffset() * 60_000);
+    await senderPage
+      .getByLabel(/Re-send failed deliveries created since/)
+      .fill(hourAgo.toISOString().slice(0, 16));
+    await senderPage.getByRole("button", { name: "Recover" }).click();
+    await senderPage
+      .getByText(/^1 failed deliveries since .* are queued again\.$/)
+      .waitFor({ timeout: WAIT });
+    await senderPage.getByRole("link", { name: "Deliveries to this subscription" }).click();
+    await senderPage.locator("tbody tr .badge-delivered").nth(2).waitFor({ timeout: WAIT });
+    expect(await senderPage.locator("tbody tr .badge-failed").count()).toBe(0);
   });
 
   it("never puts a token in a URL, in localStorage or in a log line, and breaks no CSP rule", async () => {

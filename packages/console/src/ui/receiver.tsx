@@ -26,7 +26,7 @@ export function ReceiverPage({ api }: { api: Api }) {
         setEvents(first.data);
         setOlder(first.nextCursor);
         await api.receiver.stream({
-          after: first.data[0]?.seq ?? null,
+          after: first.data[0]?.seq ?? 0, // from the first page on: nothing stored between the two requests is missed
           signal: controller.signal,
           onEvent: (event) =>
             setEvents((current) =>
