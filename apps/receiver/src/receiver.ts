@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createConsoleServer } from "@plant-store/console";
 import {
   createMessageId,
   createWebhookHandler,
@@ -114,6 +115,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const admin: AdminApi = createAdminApi({ store, adminTokens: options.adminTokens ?? [] });
   const webhookPaths = new Set(handler.events.map((entry) => entry.path));
   const served = handler.events.map((entry) => `${entry.method} ${entry.path}`).join(", ");
+  const consoleServer = createConsoleServer({ app: "receiver" });
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const serve = (req: IncomingMessage, res: ServerResponse) => {
@@ -166,6 +168,13 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   async function ops(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const method = req.method ?? "GET";
+      if (consoleServer.serves(path)) {
+        if (!req.complete) req.resume();
+        const { status, headers, body } = consoleServer.respond(method, path);
+        res.writeHead(status, headers);
+        res.end(method === "HEAD" ? undefined : body);
+        return;
+      }
       const known = path === "/healthz" || path === "/readyz" || path === "/metrics" || admin.serves(path);
       if (!known) {
         return send(res, errorResponse(404, `Nothing is served at ${path}. Webhooks go to ${served}.`));

@@ -1,3 +1,4 @@
+import { createConsoleServer } from "@plant-store/console";
 import {
   bearerChallenge,
   checkTarget,
@@ -71,6 +72,7 @@ const MAX_REASON_LENGTH = 1000;
 export async function createAdminApi(options: AdminApiOptions): Promise<FastifyInstance> {
   const { store, allow, resolve, metrics } = options;
   const verifier = createTokenVerifier(options.adminTokens);
+  const consoleServer = createConsoleServer({ app: "sender" });
   // requestTimeout: a client that sends its request slowly is cut after 30 s (node's default is 300 s).
   const app = Fastify({
     logger: false,
@@ -167,8 +169,14 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
   });
 
   app.addHook("onRequest", async (request, reply) => {
-    const path = request.url.split("?")[0];
+    const path = request.url.split("?")[0] ?? "/";
     if (path === "/healthz" || path === "/readyz" || path === "/metrics" || path === "/openapi.json") return;
+    // The console's page and assets are public (they hold no data); everything it shows comes through the API below.
+    // Decided by the route matched, not by the path's text, so no `/console/../x` reaches another route unchecked.
+    // (A request that matches no route under /console only reaches the 404/405 answers.)
+    const route = request.routeOptions.url;
+    if (route === "/console" || route === "/console/*" || (route === undefined && consoleServer.serves(path)))
+      return;
     const auth = parseAuthorization(nodeHeaders(request.raw)("authorization"));
     if (!auth.ok) {
       const malformed = auth.reason !== "missing";
@@ -192,6 +200,13 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
       return sendError(reply, 401, "The admin token is not accepted.");
     }
   });
+
+  const serveConsole = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { status, headers, body } = consoleServer.respond(request.method, request.url.split("?")[0] ?? "/");
+    return reply.code(status).headers(headers).send(body);
+  };
+  app.get("/console", serveConsole);
+  app.get("/console/*", serveConsole);
 
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
