@@ -321,7 +321,9 @@ Examples (with PLANT_STORE_SENDER_URL and PLANT_STORE_ADMIN_TOKEN set):
     deliveries
       .command("list")
       .description("List deliveries, newest first, one page at a time")
-      .addOption(new Option("--state <state>").choices(["pending", "leased", "delivered", "failed"]))
+      // The states and the page sizes are checked with the admin API's schemas when the command runs, so
+      // this file (loaded for every command, --help included) imports nothing heavy.
+      .option("--state <state>", "only deliveries in this state: pending, leased, delivered, failed")
       .option("--subscription <id>", "only this subscription's")
       .option("--limit <n>", "page size, 1 to 1000 (the sender's default: 50)")
       .option("--cursor <cursor>", "the next page, as printed after the previous one"),

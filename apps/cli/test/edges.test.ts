@@ -6,7 +6,13 @@ import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { styleText } from "node:util";
-import { createSecret, createToken } from "@plant-store/core";
+import {
+  createSecret,
+  createToken,
+  DELIVERY_STATES,
+  MAX_DISABLE_REASON_LENGTH,
+  PAGE_SIZE,
+} from "@plant-store/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { background, CLI, captureServer, cli, until } from "./support.js";
 
@@ -556,6 +562,11 @@ describe("usage errors are refused before anything is sent", () => {
         ["recover", "sub_1", "--since", "Jan 1 2020"],
         ["recover", "sub_1", "--since", "2026-02-30T10:00:00Z"],
         ["publish", "--idempotency-key", "bad\nkey"],
+        ["publish", "--idempotency-key", " padded"],
+        ["deliveries", "list", "--state", "lost"],
+        ["deliveries", "list", "--limit", "1001"],
+        ["deliveries", "show", "abc"],
+        ["subscriptions", "disable", "sub_1", "--reason", "r".repeat(MAX_DISABLE_REASON_LENGTH + 1)],
         ["subscriptions", "list", "--timeout", "0"],
       ]) {
         const r = await cli(args, { env });
@@ -591,6 +602,12 @@ describe("usage errors are refused before anything is sent", () => {
     } finally {
       await sender.close();
     }
+  }, 120_000); // some 30 CLI processes, one after another
+
+  it("deliveries list --help names the delivery states and page sizes the sender takes", async () => {
+    const help = (await cli(["deliveries", "list", "--help"])).stdout.replace(/\s+/g, " ");
+    expect(help).toContain(DELIVERY_STATES.join(", "));
+    expect(help).toContain(`1 to ${PAGE_SIZE.max} (the sender's default: ${PAGE_SIZE.default})`);
   });
 
   it("a URL's password is never shown, also one holding a '/'", async () => {

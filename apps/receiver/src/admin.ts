@@ -2,10 +2,10 @@ import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setImmediate as turn } from "node:timers/promises";
 import {
-  bearerChallenge,
+  createBearerCheck,
   createTokenVerifier,
   errorResponse,
-  parseAuthorization,
+  PAGE_SIZE,
   type WebhookResponse,
 } from "@plant-store/core";
 import { nodeHeaders, send } from "@plant-store/core/node";
@@ -43,32 +43,25 @@ const decoder = new TextDecoder();
 export function createAdminApi(options: { store: Store; adminTokens: readonly string[] }): AdminApi {
   const { store } = options;
   const enabled = options.adminTokens.length > 0;
-  const verifier = enabled ? createTokenVerifier(options.adminTokens) : null;
+  const checkBearer = enabled
+    ? createBearerCheck({
+        verifier: createTokenVerifier(options.adminTokens),
+        realm: REALM,
+        missing: "Missing admin bearer token. Send 'Authorization: Bearer <admin token>'.",
+        rejected: "The admin token is not accepted.",
+      })
+    : null;
   const streams = new Set<AbortController>();
 
   async function authorize(req: IncomingMessage): Promise<WebhookResponse | null> {
-    if (!verifier) {
+    if (!checkBearer) {
       return errorResponse(
         404,
         "The admin endpoints are off. Start the receiver with --admin-token to turn them on.",
       );
     }
-    const auth = parseAuthorization(nodeHeaders(req)("authorization"));
-    if (!auth.ok) {
-      return auth.reason === "missing"
-        ? errorResponse(401, "Missing admin bearer token. Send 'Authorization: Bearer <admin token>'.", {
-            "www-authenticate": bearerChallenge({ realm: REALM }),
-          })
-        : errorResponse(400, `Malformed Authorization header: ${auth.message}`, {
-            "www-authenticate": bearerChallenge({ realm: REALM, error: "invalid_request" }),
-          });
-    }
-    if (!(await verifier.verify(auth.token))) {
-      return errorResponse(401, "The admin token is not accepted.", {
-        "www-authenticate": bearerChallenge({ realm: REALM, error: "invalid_token" }),
-      });
-    }
-    return null;
+    const auth = await checkBearer(nodeHeaders(req)("authorization"));
+    return auth.ok ? null : errorResponse(auth.status, auth.message, auth.headers);
   }
 
   async function list(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -76,8 +69,8 @@ export function createAdminApi(options: { store: Store; adminTokens: readonly st
     if (typeof query === "string") return send(res, errorResponse(400, query));
     const rawLimit = query.get("limit");
     const limit = rawLimit === null ? undefined : /^\d{1,4}$/.test(rawLimit) ? Number(rawLimit) : 0;
-    if (limit !== undefined && (limit < 1 || limit > 1000)) {
-      return send(res, errorResponse(400, "limit must be a whole number from 1 to 1000."));
+    if (limit !== undefined && (limit < 1 || limit > PAGE_SIZE.max)) {
+      return send(res, errorResponse(400, `limit must be a whole number from 1 to ${PAGE_SIZE.max}.`));
     }
     try {
       const page = await store.inbox.list({

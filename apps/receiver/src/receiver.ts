@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { openAppStore, readiness, type StoreSetting } from "@plant-store/app-kit";
 import { createConsoleServer } from "@plant-store/console";
 import {
   createMessageId,
@@ -17,7 +18,7 @@ import {
   send,
 } from "@plant-store/core/node";
 import { type Catalog, EVENT_TYPE_HEADER, WEBHOOK_HEADERS } from "@plant-store/spec";
-import { type OpenStoreOptions, openStore, type Store, StoreError } from "@plant-store/store";
+import type { Store } from "@plant-store/store";
 import type { Logger } from "pino";
 import { type AdminApi, createAdminApi } from "./admin.js";
 import { jsonResponse } from "./http.js";
@@ -34,7 +35,7 @@ export interface ReceiverOptions {
   /** `whsec_` secrets; when given, valid Standard Webhooks signatures are required. */
   secrets?: readonly string[];
   /** An open store, or what `openStore` accepts (SQLite path, `:memory:`, `postgres://…`). Default `:memory:`. */
-  store?: Store | string | OpenStoreOptions;
+  store?: StoreSetting;
   /** Tokens (or hashes) for `GET /events` and `/events/stream`; without any, those endpoints are off. */
   adminTokens?: readonly string[];
   maxBodyBytes?: number;
@@ -84,8 +85,7 @@ export interface Receiver {
  * ```
  */
 export async function createReceiver(options: ReceiverOptions): Promise<Receiver> {
-  const store = await resolveStore(options.store, options.logger);
-  const ownsStore = !isStore(options.store);
+  const { store, owned: ownsStore } = await openAppStore(options.store, { logger: options.logger });
   const logger = options.logger;
   const metrics = createMetrics(() => store.inbox.count());
   const record = async (event: ReceivedEvent) => {
@@ -188,21 +188,8 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       if (!req.complete) req.resume();
       if (path === "/healthz") return send(res, jsonResponse(200, { status: "ok" }));
       if (path === "/readyz") {
-        try {
-          await store.ping();
-          return send(res, jsonResponse(200, { status: "ready", backend: store.backend }));
-        } catch (error) {
-          // The body names the code only; the details (a path, a host) go to the log, not to whoever asks.
-          const code = error instanceof StoreError ? error.code : "store_error";
-          logger?.warn({ code, error: (error as Error)?.message }, "not ready");
-          return send(
-            res,
-            errorResponse(
-              503,
-              `Not ready (${code}): the store cannot safely take writes right now. The receiver's log says why.`,
-            ),
-          );
-        }
+        const ready = await readiness(store, { app: "receiver", logger });
+        return send(res, jsonResponse(ready.status, ready.body));
       }
       if (path === "/metrics") {
         const text = await metrics.registry.metrics();
@@ -252,17 +239,6 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       return closing;
     },
   };
-}
-
-function isStore(value: ReceiverOptions["store"]): value is Store {
-  return typeof value === "object" && value !== null && "inbox" in value;
-}
-
-async function resolveStore(value: ReceiverOptions["store"], logger: Logger | undefined): Promise<Store> {
-  if (isStore(value)) return value;
-  const options: OpenStoreOptions = typeof value === "object" ? value : { url: value ?? ":memory:" };
-  // The store's warnings (a lost idle connection, a world-readable file) become JSON log lines like the rest.
-  return openStore(logger && !options.logger ? { ...options, logger } : options);
 }
 
 function reasonOf(response: WebhookResponse): string {

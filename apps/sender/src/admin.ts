@@ -1,20 +1,18 @@
+import { adminRoutes } from "@plant-store/admin-api";
+import { readiness } from "@plant-store/app-kit";
 import { createConsoleServer } from "@plant-store/console";
 import {
-  bearerChallenge,
-  checkTarget,
+  createBearerCheck,
   createSecret,
   createToken,
   createTokenVerifier,
-  parseAuthorization,
+  DEFAULT_DISABLE_REASON,
   parseDateTime,
-  parseSecret,
 } from "@plant-store/core";
 import { answerClientError, nodeHeaders } from "@plant-store/core/node";
 import {
   type Delivery,
-  type DeliveryState,
   InvalidEventError,
-  MAX_GRACE_MS,
   type Store,
   StoreConflictError,
   StoreError,
@@ -25,6 +23,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Logger } from "pino";
 import type { SenderMetrics } from "./metrics.js";
 import { adminOpenApi } from "./openapi.js";
+import { ApiError, registerRoutes } from "./route-table.js";
 import { type AllowList, type Resolver, resolveTarget } from "./ssrf.js";
 
 /** Options of {@link createAdminApi}. */
@@ -39,24 +38,15 @@ export interface AdminApiOptions {
   bodyLimit?: number;
 }
 
-/** An HTTP error with the contract's `{ error, message }` body. */
-class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const decoder = new TextDecoder();
 /** Request bodies: invalid UTF-8 is refused rather than relayed with U+FFFD; a leading BOM is dropped. */
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-const DEFAULT_GRACE_SECONDS = 86_400;
-/** The longest secret rotation grace, 7 days (as Stripe's). */
-const MAX_GRACE_SECONDS = MAX_GRACE_MS / 1000;
-/** The longest `reason` a subscription is disabled with. */
-const MAX_REASON_LENGTH = 1000;
+/** The paths served without an admin token (health, readiness, metrics, this document), from the route table. */
+const PUBLIC_PATHS = new Set<string>(
+  Object.values(adminRoutes)
+    .filter((route) => "auth" in route && route.auth === false)
+    .map((route) => route.path),
+);
 
 /**
  * The admin API (Fastify): subscriptions, publishing, messages, deliveries and their attempts, resend and
@@ -71,7 +61,12 @@ const MAX_REASON_LENGTH = 1000;
  */
 export async function createAdminApi(options: AdminApiOptions): Promise<FastifyInstance> {
   const { store, allow, resolve, metrics } = options;
-  const verifier = createTokenVerifier(options.adminTokens);
+  const checkBearer = createBearerCheck({
+    verifier: createTokenVerifier(options.adminTokens),
+    realm: "plant-store-sender",
+    missing: "Missing admin bearer token. Send 'Authorization: Bearer <admin token>'.",
+    rejected: "The admin token is not accepted.",
+  });
   const consoleServer = createConsoleServer({ app: "sender" });
   // requestTimeout: a client that sends its request slowly is cut after 30 s (node's default is 300 s).
   const app = Fastify({
@@ -170,37 +165,18 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
 
   app.addHook("onRequest", async (request, reply) => {
     const path = request.url.split("?")[0] ?? "/";
-    if (path === "/healthz" || path === "/readyz" || path === "/metrics" || path === "/openapi.json") return;
+    if (PUBLIC_PATHS.has(path)) return;
     // The console's page and assets are public (they hold no data); everything it shows comes through the API below.
     // Decided by the route matched, not by the path's text, so no `/console/../x` reaches another route unchecked.
     // (A request that matches no route under /console only reaches the 404/405 answers.)
     const route = request.routeOptions.url;
     if (route === "/console" || route === "/console/*" || (route === undefined && consoleServer.serves(path)))
       return;
-    const auth = parseAuthorization(nodeHeaders(request.raw)("authorization"));
-    if (!auth.ok) {
-      const malformed = auth.reason !== "missing";
-      reply.header(
-        "www-authenticate",
-        bearerChallenge({ realm: "plant-store-sender", ...(malformed && { error: "invalid_request" }) }),
-      );
-      return sendError(
-        reply,
-        malformed ? 400 : 401,
-        malformed
-          ? `Malformed Authorization header: ${auth.message}`
-          : "Missing admin bearer token. Send 'Authorization: Bearer <admin token>'.",
-      );
-    }
-    if (!(await verifier.verify(auth.token))) {
-      reply.header(
-        "www-authenticate",
-        bearerChallenge({ realm: "plant-store-sender", error: "invalid_token" }),
-      );
-      return sendError(reply, 401, "The admin token is not accepted.");
-    }
+    const auth = await checkBearer(nodeHeaders(request.raw)("authorization"));
+    if (!auth.ok) return sendError(reply.headers(auth.headers), auth.status, auth.message);
   });
 
+  // The console (static, not part of the admin API's document).
   const serveConsole = async (request: FastifyRequest, reply: FastifyReply) => {
     const { status, headers, body } = consoleServer.respond(request.method, request.url.split("?")[0] ?? "/");
     return reply.code(status).headers(headers).send(body);
@@ -208,258 +184,172 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
   app.get("/console", serveConsole);
   app.get("/console/*", serveConsole);
 
-  app.get("/healthz", async () => ({ status: "ok" }));
-  app.get("/readyz", async (_request, reply) => {
-    try {
-      await store.ping();
-      return { status: "ready", backend: store.backend };
-    } catch (error) {
-      // The body names the code only; the details (a path, a host) go to the log, not to whoever asks.
-      const code = error instanceof StoreError ? error.code : "store_error";
-      options.logger?.warn({ code, error: (error as Error)?.message }, "not ready");
-      return sendError(
-        reply,
-        503,
-        `Not ready (${code}): the store cannot safely take writes right now. The sender's log says why.`,
-      );
-    }
-  });
-  app.get("/metrics", async (_request, reply) =>
-    reply.header("content-type", metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
-  app.get("/openapi.json", async () => adminOpenApi);
-
-  async function checkUrl(url: unknown): Promise<string> {
-    if (typeof url !== "string" || url === "")
-      throw new ApiError(400, "url is required: the receiver's http(s) endpoint.");
-    const shape = checkTarget({ url, token: "x", secrets: [] });
-    if (!shape.ok) throw new ApiError(400, shape.reason);
-    const verdict = await resolveTarget(shape.url, allow, resolve);
+  async function checkUrl(url: string): Promise<string> {
+    const verdict = await resolveTarget(new URL(url), allow, resolve);
     if (!verdict.ok) throw new ApiError(400, `The URL is refused: ${verdict.reason}`);
     return url;
   }
-  function checkToken(token: unknown): string {
-    if (typeof token !== "string" || !checkTarget({ url: "http://x/", token, secrets: [] }).ok) {
-      throw new ApiError(
-        400,
-        "token must be a bearer token (RFC 6750 b64token characters), e.g. from `plant-store token create`.",
-      );
-    }
-    return token;
-  }
-  function checkSecret(secret: unknown): string {
-    if (typeof secret !== "string") throw new ApiError(400, "secret must be a whsec_ string.");
-    try {
-      parseSecret(secret);
-    } catch (error) {
-      throw new ApiError(400, (error as Error).message);
-    }
-    return secret;
-  }
-  async function subscription(id: string): Promise<Subscription> {
+  async function subscription({ id }: { id: string }): Promise<Subscription> {
     const found = await store.subscriptions.get(id);
     if (!found) throw new ApiError(404, `No subscription ${id}.`);
     return found;
   }
-
-  app.post("/subscriptions", async (request, reply) => {
-    const body = objectBody(request);
-    const url = await checkUrl(body.url);
-    const token = body.token === undefined ? createToken() : checkToken(body.token);
-    const secret = body.secret === undefined ? createSecret() : checkSecret(body.secret);
-    const created = await store.subscriptions.create({ url, token, secrets: [secret] });
-    return reply.code(201).send({ ...subscriptionJson(created), token, secret });
-  });
-  app.get("/subscriptions", async (request) => {
-    const { enabled } = request.query as { enabled?: string };
-    if (enabled !== undefined && enabled !== "true" && enabled !== "false") {
-      throw new ApiError(400, "enabled must be true or false.");
-    }
-    const all = await store.subscriptions.list(enabled === undefined ? {} : { enabled: enabled === "true" });
-    return { data: all.map(subscriptionJson), nextCursor: null };
-  });
-  app.get("/subscriptions/:id", async (request) => subscriptionJson(await subscription(param(request))));
-  app.patch("/subscriptions/:id", async (request) => {
-    const id = param(request);
-    await subscription(id);
-    const body = objectBody(request);
-    if (body.url === undefined) throw new ApiError(400, "Send the field to change: { url }.");
-    return subscriptionJson(await store.subscriptions.update(id, { url: await checkUrl(body.url) }));
-  });
-  app.post("/subscriptions/:id/disable", async (request) => {
-    const id = param(request);
-    await subscription(id);
-    const body = request.body === undefined ? {} : objectBody(request);
-    if (
-      body.reason !== undefined &&
-      (typeof body.reason !== "string" || body.reason === "" || body.reason.length > MAX_REASON_LENGTH)
-    ) {
-      throw new ApiError(
-        400,
-        `reason must be a string of 1 to ${MAX_REASON_LENGTH} characters, or left out.`,
-      );
-    }
-    const reason = (body.reason as string | undefined) ?? "Disabled by an operator.";
-    return subscriptionJson(await store.subscriptions.disable(id, reason));
-  });
-  app.post("/subscriptions/:id/enable", async (request) => {
-    const id = param(request);
-    await subscription(id);
-    return subscriptionJson(await store.subscriptions.enable(id));
-  });
-  app.post("/subscriptions/:id/rotate", async (request) => {
-    const id = param(request);
-    await subscription(id);
-    const body = objectBody(request);
-    if (body.kind === "token") {
-      if (body.graceSeconds !== undefined) {
-        throw new ApiError(
-          400,
-          "graceSeconds applies to secrets only: a new token replaces the old one at once (configure the receiver to accept both first).",
-        );
-      }
-      const token = body.value === undefined ? createToken() : checkToken(body.value);
-      await store.subscriptions.update(id, { token });
-      return { token };
-    }
-    if (body.kind === "secret") {
-      const secret = body.value === undefined ? createSecret() : checkSecret(body.value);
-      const grace = body.graceSeconds ?? DEFAULT_GRACE_SECONDS;
-      if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) {
-        throw new ApiError(
-          400,
-          `graceSeconds must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (7 days).`,
-        );
-      }
-      await store.subscriptions.rotateSecret(id, secret, { graceMs: grace * 1000 });
-      return { secret };
-    }
-    throw new ApiError(400, 'kind must be "token" or "secret".');
-  });
-  app.post("/subscriptions/:id/recover", async (request) => {
-    const id = param(request);
-    await subscription(id);
-    const text = objectBody(request).since;
-    // Strict: Date.parse would read 2026-02-30 as March 2, and 24:00 as the next day.
-    const since = typeof text === "string" ? parseDateTime(text) : null;
-    if (since === null)
-      throw new ApiError(
-        400,
-        "since must be an RFC 3339 date-time string with an existing date and time, e.g. 2026-11-22T10:00:00Z.",
-      );
-    return { requeued: await store.outbox.recover(id, since) };
-  });
-
-  app.post("/events", async (request, reply) => {
-    if (typeof request.body !== "string") throw new ApiError(400, "Send the New Plant as a JSON body.");
-    const key = request.headers["idempotency-key"];
-    // Node joins repeated header lines with ", ": count the raw lines so "k1" + "k2" is not taken as one key.
-    const lines = request.raw.rawHeaders.filter(
-      (h, i) => i % 2 === 0 && h.toLowerCase() === "idempotency-key",
-    );
-    if (lines.length > 1 || Array.isArray(key) || (key !== undefined && (key === "" || key.length > 255))) {
-      throw new ApiError(400, "Idempotency-Key must be one value of 1 to 255 characters.");
-    }
-    // Lossless: the spec's id is int64 and the sender only relays bytes, so every int64 id is accepted as sent.
-    const result = await store.outbox.publish(request.body, {
-      mode: "lossless",
-      ...(key !== undefined && { idempotencyKey: key }),
-    });
-    return reply
-      .code(202)
-      .send({ messageId: result.messageId, deliveries: result.deliveries, duplicate: result.duplicate });
-  });
-  app.get("/messages/:id", async (request, reply) => {
-    const message = await store.outbox.getMessage(param(request));
-    if (!message) throw new ApiError(404, `No message ${param(request)}.`);
-    const meta = JSON.stringify({
-      id: message.id,
-      idempotencyKey: message.idempotencyKey,
-      createdAt: message.createdAt.toISOString(),
-    });
-    // The payload is embedded as published, so int64 ids stay exact.
-    return reply
-      .header("content-type", "application/json; charset=utf-8")
-      .send(`${meta.slice(0, -1)},"payload":${decoder.decode(message.body)}}`);
-  });
-
-  app.get("/deliveries", async (request) => {
-    const q = request.query as Record<string, string | undefined>;
-    const states = ["pending", "leased", "delivered", "failed"];
-    if (q.state !== undefined && !states.includes(q.state)) {
-      throw new ApiError(400, `state must be one of ${states.join(", ")}.`);
-    }
-    if (
-      q.limit !== undefined &&
-      !(/^\d{1,4}$/.test(q.limit) && Number(q.limit) >= 1 && Number(q.limit) <= 1000)
-    )
-      throw new ApiError(400, "limit must be 1 to 1000.");
-    const page = await store.outbox.listDeliveries({
-      ...(q.state && { state: q.state as DeliveryState }),
-      ...(q.subscriptionId && { subscriptionId: q.subscriptionId }),
-      ...(q.messageId && { messageId: q.messageId }),
-      ...(q.limit && { limit: Number(q.limit) }),
-      cursor: q.cursor ?? null,
-    });
-    return { data: page.items.map(deliveryJson), nextCursor: page.nextCursor };
-  });
-  app.get("/deliveries/:id", async (request) => deliveryJson(await delivery(request)));
-  app.get("/deliveries/:id/attempts", async (request) => {
-    const found = await delivery(request);
-    const attempts = await store.outbox.listAttempts(found.id);
-    return {
-      // Numbered through the whole history: a resend starts a new retry round, not a new count.
-      data: attempts.map((a, i) => ({
-        attempt: i + 1,
-        attemptedAt: a.attemptedAt.toISOString(),
-        status: a.status,
-        latencyMs: a.latencyMs,
-        responseBody: a.responseBody,
-        error: a.error,
-      })),
-    };
-  });
-  app.post("/deliveries/:id/resend", async (request) => {
-    const found = await delivery(request);
-    return deliveryJson(await store.outbox.resend(found.id));
-  });
-
-  async function delivery(request: FastifyRequest): Promise<Delivery> {
-    const raw = param(request);
-    if (!/^\d{1,20}$/.test(raw)) throw new ApiError(400, "A delivery id is a whole number.");
+  async function delivery({ id }: { id: string }): Promise<Delivery> {
     // A whole number beyond what any delivery can have is not malformed, only unknown.
-    const found = Number.isSafeInteger(Number(raw)) ? await store.outbox.getDelivery(Number(raw)) : null;
-    if (!found) throw new ApiError(404, `No delivery ${raw}.`);
+    const found = Number.isSafeInteger(Number(id)) ? await store.outbox.getDelivery(Number(id)) : null;
+    if (!found) throw new ApiError(404, `No delivery ${id}.`);
     return found;
   }
+
+  // Every route of the admin API's table, served: the schemas there validate each request before these run.
+  registerRoutes<{
+    getSubscription: Subscription;
+    updateSubscription: Subscription;
+    disableSubscription: Subscription;
+    enableSubscription: Subscription;
+    rotateCredential: Subscription;
+    recoverSubscription: Subscription;
+    getDelivery: Delivery;
+    listAttempts: Delivery;
+    resendDelivery: Delivery;
+  }>(app, {
+    health: { handle: async () => ({ status: "ok" }) },
+    ready: {
+      handle: async (_input, { reply }) => {
+        const ready = await readiness(store, { app: "sender", logger: options.logger });
+        if (ready.status === 200) return ready.body;
+        return sendError(reply, ready.status, ready.body.message);
+      },
+    },
+    metrics: {
+      handle: async (_input, { reply }) =>
+        reply.header("content-type", metrics.registry.contentType).send(await metrics.registry.metrics()),
+    },
+    openapi: { handle: async () => adminOpenApi },
+
+    createSubscription: {
+      handle: async ({ body }) => {
+        const url = await checkUrl(body.url);
+        const token = body.token ?? createToken();
+        const secret = body.secret ?? createSecret();
+        const created = await store.subscriptions.create({ url, token, secrets: [secret] });
+        return { ...subscriptionJson(created), token, secret };
+      },
+    },
+    listSubscriptions: {
+      handle: async ({ query }) => {
+        const all = await store.subscriptions.list(
+          query.enabled === undefined ? {} : { enabled: query.enabled === "true" },
+        );
+        return { data: all.map(subscriptionJson), nextCursor: null };
+      },
+    },
+    getSubscription: { load: subscription, handle: async (_input, { loaded }) => subscriptionJson(loaded) },
+    updateSubscription: {
+      load: subscription,
+      handle: async ({ params, body }) =>
+        subscriptionJson(await store.subscriptions.update(params.id, { url: await checkUrl(body.url) })),
+    },
+    disableSubscription: {
+      load: subscription,
+      handle: async ({ params, body }) =>
+        subscriptionJson(await store.subscriptions.disable(params.id, body.reason ?? DEFAULT_DISABLE_REASON)),
+    },
+    enableSubscription: {
+      load: subscription,
+      handle: async ({ params }) => subscriptionJson(await store.subscriptions.enable(params.id)),
+    },
+    rotateCredential: {
+      load: subscription,
+      handle: async ({ params, body }) => {
+        if (body.kind === "token") {
+          const token = body.value ?? createToken();
+          await store.subscriptions.update(params.id, { token });
+          return { token };
+        }
+        const secret = body.value ?? createSecret();
+        await store.subscriptions.rotateSecret(params.id, secret, { graceMs: body.graceSeconds * 1000 });
+        return { secret };
+      },
+    },
+    recoverSubscription: {
+      load: subscription,
+      handle: async ({ params, body }) => ({
+        requeued: await store.outbox.recover(params.id, parseDateTime(body.since) as number),
+      }),
+    },
+
+    publishEvent: {
+      handle: async ({ headers, body }) => {
+        const key = headers["idempotency-key"];
+        // Lossless: the spec's id is int64 and the sender only relays bytes, so every int64 id is accepted as sent.
+        const result = await store.outbox.publish(body, {
+          mode: "lossless",
+          ...(key !== undefined && { idempotencyKey: key }),
+        });
+        return { messageId: result.messageId, deliveries: result.deliveries, duplicate: result.duplicate };
+      },
+    },
+    getMessage: {
+      handle: async ({ params }, { reply }) => {
+        const message = await store.outbox.getMessage(params.id);
+        if (!message) throw new ApiError(404, `No message ${params.id}.`);
+        const meta = JSON.stringify({
+          id: message.id,
+          idempotencyKey: message.idempotencyKey,
+          createdAt: message.createdAt.toISOString(),
+        });
+        // The payload is embedded as published, so int64 ids stay exact.
+        return reply
+          .header("content-type", "application/json; charset=utf-8")
+          .send(`${meta.slice(0, -1)},"payload":${decoder.decode(message.body)}}`);
+      },
+    },
+
+    listDeliveries: {
+      handle: async ({ query }) => {
+        const page = await store.outbox.listDeliveries({
+          ...(query.state && { state: query.state }),
+          ...(query.subscriptionId && { subscriptionId: query.subscriptionId }),
+          ...(query.messageId && { messageId: query.messageId }),
+          ...(query.limit !== undefined && { limit: query.limit }),
+          cursor: query.cursor ?? null,
+        });
+        return { data: page.items.map(deliveryJson), nextCursor: page.nextCursor };
+      },
+    },
+    getDelivery: { load: delivery, handle: async (_input, { loaded }) => deliveryJson(loaded) },
+    listAttempts: {
+      load: delivery,
+      handle: async (_input, { loaded }) => {
+        const attempts = await store.outbox.listAttempts(loaded.id);
+        return {
+          // Numbered through the whole history: a resend starts a new retry round, not a new count.
+          data: attempts.map((a, i) => ({
+            attempt: i + 1,
+            attemptedAt: a.attemptedAt.toISOString(),
+            status: a.status,
+            latencyMs: a.latencyMs,
+            responseBody: a.responseBody,
+            error: a.error,
+          })),
+        };
+      },
+    },
+    resendDelivery: {
+      load: delivery,
+      handle: async (_input, { loaded }) => deliveryJson(await store.outbox.resend(loaded.id)),
+    },
+  });
 
   await app.ready();
   return app;
 }
-
 function sendError(reply: FastifyReply, status: number, message: string) {
   return reply
     .code(status)
     .header("content-type", "application/json; charset=utf-8")
     .send({ error: status, message });
-}
-
-function param(request: FastifyRequest): string {
-  return (request.params as { id: string }).id;
-}
-
-function objectBody(request: FastifyRequest): Record<string, unknown> {
-  if (typeof request.body !== "string") throw new ApiError(400, "Send a JSON object body.");
-  let value: unknown;
-  try {
-    value = JSON.parse(request.body);
-  } catch {
-    throw new ApiError(400, "The body is not valid JSON.");
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new ApiError(400, "The body must be a JSON object.");
-  }
-  return value as Record<string, unknown>;
 }
 
 function subscriptionJson(s: Subscription) {
@@ -468,12 +358,12 @@ function subscriptionJson(s: Subscription) {
     url: s.url,
     enabled: s.enabled,
     disabledReason: s.disabledReason,
-    disabledAt: s.disabledAt,
-    failingSince: s.failingSince,
+    disabledAt: iso(s.disabledAt),
+    failingSince: iso(s.failingSince),
     signingSecrets: s.secrets.filter((x) => x.expiresAt === null || x.expiresAt.getTime() > Date.now())
       .length,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
   };
 }
 
@@ -484,11 +374,15 @@ function deliveryJson(d: Delivery) {
     subscriptionId: d.subscriptionId,
     state: d.state,
     attempts: d.attempts,
-    dueAt: d.dueAt,
+    dueAt: d.dueAt.toISOString(),
     lastStatus: d.lastStatus,
     lastError: d.lastError,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-    finishedAt: d.finishedAt,
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
+    finishedAt: iso(d.finishedAt),
   };
+}
+
+function iso(date: Date | null): string | null {
+  return date === null ? null : date.toISOString();
 }

@@ -1,4 +1,5 @@
 import { countAndTime } from "@plant-store/app-kit";
+import { DELIVERY_STATES } from "@plant-store/core";
 import type { Store } from "@plant-store/store";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
@@ -48,8 +49,7 @@ export function createMetrics(store: Store): SenderMetrics {
     registers: [registry],
     async collect() {
       const s = await current();
-      for (const state of ["pending", "leased", "delivered", "failed"] as const)
-        this.set({ state }, s[state]);
+      for (const state of DELIVERY_STATES) this.set({ state }, s[state]);
     },
   });
   new Gauge({

@@ -1,4 +1,5 @@
-import { type OpenStoreOptions, openStore, type Store } from "@plant-store/store";
+import { openAppStore, type StoreSetting } from "@plant-store/app-kit";
+import type { Store } from "@plant-store/store";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { createAdminApi } from "./admin.js";
@@ -11,7 +12,7 @@ export interface SenderOptions {
   /** Admin API bearer tokens (clear or `sha256:<hex>`). Required. */
   adminTokens: readonly string[];
   /** An open store, or what `openStore` accepts. Default `:memory:`. */
-  store?: Store | string | OpenStoreOptions;
+  store?: StoreSetting;
   /** 32-byte key (base64 or hex) for tokens and secrets at rest, when the sender opens the store. */
   encryptionKey?: string;
   /** Older keys still read after a key rotation (the store refuses to open without every key in use). */
@@ -56,7 +57,6 @@ export interface Sender {
 export async function createSender(options: SenderOptions): Promise<Sender> {
   const allow = parseAllowList(options.allowNetworks ?? []);
   const resolve = options.resolve ?? systemResolver;
-  const owns = !(typeof options.store === "object" && options.store !== null && "outbox" in options.store);
   const keys = {
     // The sender decrypts every subscription's credentials: a missing key must stop the start, not every delivery.
     checkEncryptionKeys: true,
@@ -64,16 +64,7 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
     ...(options.previousEncryptionKeys?.length && { previousEncryptionKeys: options.previousEncryptionKeys }),
   };
   const logger = options.logger;
-  const store = owns
-    ? await openStore({
-        // The store's warnings (a lost idle connection, a world-readable file) become JSON log lines like the rest.
-        ...(logger && { logger }),
-        ...(typeof options.store === "object"
-          ? (options.store as OpenStoreOptions)
-          : { url: (options.store as string | undefined) ?? ":memory:" }),
-        ...keys,
-      })
-    : (options.store as Store);
+  const { store, owned: owns } = await openAppStore(options.store, { logger, extra: keys });
   const metrics = createMetrics(store);
   // One Agent per (origin, address) may serve several subscriptions: it gets the worker's whole concurrency, so no
   // attempt ever waits inside it for a connection (the worker bounds what is in flight, per subscription too).

@@ -7,3 +7,4 @@ export { ConfigError, csvList, parseConfig, type Setting, wholeNumber } from "./
 export { createLineBatcher, createLogger, type FlushableDestination, REDACTED_PATHS } from "./logger.js";
 export { countAndTime, type LabelledCounter, type LabelledHistogram } from "./metrics.js";
 export { runServer, type Server } from "./run-server.js";
+export { type AppStore, openAppStore, type Readiness, readiness, type StoreSetting } from "./store.js";

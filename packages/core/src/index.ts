@@ -7,9 +7,12 @@
 export {
   type Auth,
   type BearerChallengeOptions,
+  type BearerCheck,
+  type BearerCheckOptions,
   bearerChallenge,
   checkTokenFormat,
   createAuth,
+  createBearerCheck,
   createToken,
   createTokenVerifier,
   hashToken,
@@ -44,6 +47,20 @@ export {
   type TransportRequest,
   type TransportResponse,
 } from "./delivery/index.js";
+export {
+  DEFAULT_DISABLE_REASON,
+  DEFAULT_GRACE_MS,
+  DELIVERY_STATES,
+  type DeliveryState,
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_RULE,
+  isDeliveryState,
+  isIdempotencyKey,
+  MAX_DISABLE_REASON_LENGTH,
+  MAX_GRACE_MS,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  PAGE_SIZE,
+} from "./delivery/outbox-rules.js";
 export { type ErrorBody, HttpError, PlantStoreError } from "./errors.js";
 export { stringifyJson } from "./json/stringify.js";
 export {

@@ -12,6 +12,8 @@
  * @module
  */
 
+/** Re-exported from `@plant-store/core`, where the outbox's rules are defined once. */
+export { DELIVERY_STATES, MAX_GRACE_MS } from "@plant-store/core";
 export { activeSecrets } from "./active-secrets.js";
 export type {
   HeaderInput,
@@ -61,4 +63,3 @@ export type { OpenStoreOptions, StoreLogger } from "./options.js";
 export { KEPT_HEADERS } from "./shared/headers.js";
 export { parseEncryptionKey } from "./shared/secret-box.js";
 export { MAX_RESPONSE_BYTES } from "./shared/truncate.js";
-export { MAX_GRACE_MS } from "./shared/validate.js";

@@ -1,5 +1,10 @@
-import { parseDateTime, parseSecret } from "@plant-store/core";
-import { MAX_GRACE_MS } from "@plant-store/store";
+import {
+  type AdminAnswer,
+  type AdminOperationId,
+  type AdminRequest,
+  type AdminResult,
+  createAdminClient,
+} from "@plant-store/admin-api";
 import type { Command } from "commander";
 import {
   bearerToken,
@@ -22,9 +27,28 @@ interface AdminOptions {
   [key: string]: unknown;
 }
 
+/** The flag or argument each request field comes from, to name it when the field is refused. */
+const FLAGS: Record<string, string> = {
+  id: "<id>",
+  url: "<url>",
+  token: "--token",
+  secret: "--secret",
+  kind: "--kind",
+  value: "--value",
+  graceSeconds: "--grace",
+  reason: "--reason",
+  since: "--since",
+  "idempotency-key": "--idempotency-key",
+  state: "--state",
+  subscriptionId: "--subscription",
+  limit: "--limit",
+  cursor: "--cursor",
+};
+
 /**
- * Sender administration over its admin API (see the sender's `/openapi.json`). Errors from the sender are
- * printed with their message; any non-2xx answer exits 1.
+ * Sender administration over its admin API, through `@plant-store/admin-api`'s typed client: each command is one
+ * operation of the API's route table, checked locally with the route's own schemas before anything is sent (exit
+ * 2, as for every usage error). Errors from the sender are printed with their message; any non-2xx answer exits 1.
  *
  * @example
  * ```ts
@@ -49,123 +73,106 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
     MAX_TIMEOUT_MS,
     " ms (10 minutes)",
   );
-  // What the sender would refuse anyway is refused here, before anything is sent (exit 2, as for every usage error).
-  checkLocally(name, positional, options);
-  const call = async (
-    method: string,
-    path: string,
-    body?: string | Uint8Array,
-    headers: Record<string, string> = {},
-  ) => {
-    let res: Response;
-    try {
-      res = await fetch(new URL(path, base.endsWith("/") ? base : `${base}/`), {
-        method,
-        headers: {
-          authorization: `Bearer ${options.adminToken}`,
-          ...(body !== undefined && { "content-type": "application/json" }),
-          ...headers,
-        },
-        ...(body !== undefined && { body }),
-        redirect: "manual",
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      throw new CliError(
-        `Cannot reach the sender at ${base}: ${fetchFailure(error, timeoutMs, "--timeout")}.`,
-      );
-    }
-    const redirect = redirectNote(res.status, res.headers.get("location"));
-    if (redirect) throw new CliError(`the sender at ${base} answered ${res.status}: ${redirect}.`);
-    const text = await res.text();
-    let value: unknown = null;
-    try {
-      value = text ? JSON.parse(text) : null;
-    } catch {
-      throw new CliError(
-        `the sender at ${base} did not answer with JSON (status ${res.status}): ${JSON.stringify(text.slice(0, 100))}. Is --sender-url the plant-store-sender's admin API?`,
-      );
-    }
-    if (!res.ok) {
-      const message = (value as { message?: string } | null)?.message ?? text;
-      if (options.json) printJson(value);
-      throw new CliError(`the sender answered ${res.status}: ${message}`);
-    }
-    return value as Record<string, unknown>;
+  const client = createAdminClient({ baseUrl: base, token: options.adminToken, timeoutMs });
+  const text = (key: string) => notEmpty(`--${key}`, options[key] as string | undefined);
+  const id = positional[0] as string;
+
+  // What the sender would refuse anyway is refused here, with the sender's own schemas, before anything is sent.
+  const check = <Op extends AdminOperationId>(operation: Op, request: AdminRequest<Op>): AdminRequest<Op> => {
+    const checked = client.check(operation, request);
+    if (!checked.ok) throw new CliError(`${FLAGS[checked.field] ?? checked.field}: ${checked.message}`, 2);
+    return request;
   };
-  const id = (i = 0) => encodeURIComponent(positional[i] as string);
+  const call = async <Op extends AdminOperationId>(
+    operation: Op,
+    request: AdminRequest<Op>,
+  ): Promise<AdminAnswer<Op>> => answerOf(await client.call(operation, request), base, timeoutMs, options);
+
   let result: Record<string, unknown>;
   switch (name) {
-    case "subscriptions.add":
-      result = await call(
-        "POST",
-        "subscriptions",
-        JSON.stringify({
-          url: positional[0],
-          ...(options.token !== undefined && { token: options.token }),
-          ...(options.secret !== undefined && { secret: options.secret }),
-        }),
-      );
+    case "subscriptions.add": {
+      httpUrl("<url>", id);
+      const token = text("token");
+      const secret = text("secret");
+      const request = check("createSubscription", {
+        body: {
+          url: id,
+          ...(token !== undefined && { token }),
+          ...(secret !== undefined && { secret }),
+        },
+      });
+      result = await call("createSubscription", request);
       break;
+    }
     case "subscriptions.list":
-      result = await call("GET", "subscriptions");
+      result = await call("listSubscriptions", {});
       break;
     case "subscriptions.show":
-      result = await call("GET", `subscriptions/${id()}`);
+      result = await call("getSubscription", { params: { id } });
       break;
-    case "subscriptions.disable":
+    case "subscriptions.disable": {
+      const reason = text("reason");
       result = await call(
-        "POST",
-        `subscriptions/${id()}/disable`,
-        JSON.stringify(options.reason ? { reason: options.reason } : {}),
+        "disableSubscription",
+        check("disableSubscription", { params: { id }, body: reason ? { reason } : {} }),
       );
       break;
+    }
     case "subscriptions.enable":
-      result = await call("POST", `subscriptions/${id()}/enable`);
+      result = await call("enableSubscription", { params: { id } });
       break;
     case "subscriptions.rotate": {
-      result = await call(
-        "POST",
-        `subscriptions/${id()}/rotate`,
-        JSON.stringify({
-          kind: options.kind,
-          ...(options.value !== undefined && { value: options.value }),
-          ...(options.grace !== undefined && { graceSeconds: Number(options.grace) }),
-        }),
-      );
+      const value = text("value");
+      const grace = text("grace");
+      const graceSeconds = grace === undefined ? undefined : /^\d+$/.test(grace) ? Number(grace) : Number.NaN;
+      const body =
+        options.kind === "token"
+          ? {
+              kind: "token" as const,
+              ...(value !== undefined && { value }),
+              ...(graceSeconds !== undefined && { graceSeconds: graceSeconds as never }),
+            }
+          : {
+              kind: "secret" as const,
+              ...(value !== undefined && { value }),
+              ...(graceSeconds !== undefined && { graceSeconds }),
+            };
+      result = await call("rotateCredential", check("rotateCredential", { params: { id }, body }));
       break;
     }
     case "publish": {
-      const body = await payloadBytes(options as never);
       const key = options.idempotencyKey as string | undefined;
-      result = await call("POST", "events", body, key ? { "idempotency-key": key } : {});
+      const headers = key === undefined ? {} : { "idempotency-key": key };
+      check("publishEvent", { headers, body: "" });
+      const body = await payloadBytes(options as never);
+      result = await call("publishEvent", { headers, body });
       break;
     }
     case "deliveries.list": {
-      const query = new URLSearchParams();
-      if (options.state) query.set("state", String(options.state));
-      if (options.subscription) query.set("subscriptionId", String(options.subscription));
-      if (options.limit !== undefined) {
-        const limit = String(options.limit);
-        if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > 1000)
-          throw new CliError("--limit must be 1 to 1000.", 2);
-        query.set("limit", limit);
-      }
-      if (options.cursor) query.set("cursor", String(options.cursor));
-      result = await call("GET", `deliveries${query.size ? `?${query}` : ""}`);
+      const query = {
+        ...(options.state !== undefined && { state: String(options.state) as never }),
+        ...(options.subscription !== undefined && { subscriptionId: String(options.subscription) }),
+        ...(options.limit !== undefined && { limit: String(options.limit) }),
+        ...(options.cursor !== undefined && { cursor: String(options.cursor) }),
+      };
+      result = await call("listDeliveries", check("listDeliveries", { query }));
       break;
     }
     case "deliveries.show": {
-      const delivery = await call("GET", `deliveries/${id()}`);
-      const attempts = await call("GET", `deliveries/${id()}/attempts`);
+      const request = check("getDelivery", { params: { id } });
+      const delivery = await call("getDelivery", request);
+      const attempts = await call("listAttempts", { params: { id } });
       result = { ...delivery, attemptLog: attempts.data };
       break;
     }
     case "deliveries.resend":
-      result = await call("POST", `deliveries/${id()}/resend`);
+      result = await call("resendDelivery", check("resendDelivery", { params: { id } }));
       break;
     case "recover":
-      result = await call("POST", `subscriptions/${id()}/recover`, JSON.stringify({ since: options.since }));
+      result = await call(
+        "recoverSubscription",
+        check("recoverSubscription", { params: { id }, body: { since: String(options.since) } }),
+      );
       break;
     default:
       throw new CliError(`unknown command ${name}`, 2);
@@ -184,61 +191,26 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-const MAX_GRACE_SECONDS = MAX_GRACE_MS / 1000;
 
-function checkLocally(name: string, positional: string[], options: AdminOptions): void {
-  const text = (key: string) => notEmpty(`--${key}`, options[key] as string | undefined);
-  const secret = (flag: string, value: string) => {
-    try {
-      parseSecret(value);
-    } catch (error) {
-      throw new CliError(`${flag}: ${(error as Error).message}`, 2);
-    }
-  };
-  switch (name) {
-    case "subscriptions.add": {
-      httpUrl("<url>", positional[0] as string);
-      const token = text("token");
-      if (token !== undefined) bearerToken("--token", token);
-      const given = text("secret");
-      if (given !== undefined) secret("--secret", given);
-      break;
-    }
-    case "subscriptions.rotate": {
-      const value = text("value");
-      if (value !== undefined) {
-        if (options.kind === "token") bearerToken("--value", value);
-        else secret("--value", value);
-      }
-      if (options.grace !== undefined) {
-        if (options.kind === "token") {
-          throw new CliError("--grace applies to secrets only: a new token replaces the old one at once.", 2);
-        }
-        const grace = String(options.grace);
-        if (!/^\d+$/.test(grace) || Number(grace) > MAX_GRACE_SECONDS) {
-          throw new CliError(`--grace must be whole seconds from 0 to ${MAX_GRACE_SECONDS} (7 days).`, 2);
-        }
-      }
-      break;
-    }
-    case "recover":
-      if (parseDateTime(String(options.since)) === null) {
-        throw new CliError(
-          "--since must be an RFC 3339 date-time that exists, e.g. 2026-11-22T10:00:00Z (or …+02:00).",
-          2,
-        );
-      }
-      break;
-    case "publish": {
-      const key = options.idempotencyKey;
-      if (key !== undefined && !/^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/.test(String(key))) {
-        throw new CliError(
-          "--idempotency-key must be 1 to 255 visible ASCII characters (spaces only inside), as it goes in a header.",
-          2,
-        );
-      }
-      break;
-    }
+/** The answer, or the CLI's message for why there is none (exit 1). */
+function answerOf<T>(result: AdminResult<T>, base: string, timeoutMs: number, options: AdminOptions): T {
+  if (result.ok) return result.value;
+  switch (result.kind) {
+    case "unreachable":
+      throw new CliError(
+        `Cannot reach the sender at ${base}: ${fetchFailure(result.error, timeoutMs, "--timeout")}.`,
+      );
+    case "redirect":
+      throw new CliError(
+        `the sender at ${base} answered ${result.status}: ${redirectNote(result.status, result.location) ?? "a redirect"}.`,
+      );
+    case "not-json":
+      throw new CliError(
+        `the sender at ${base} did not answer with JSON (status ${result.status}): ${JSON.stringify(result.text.slice(0, 100))}. Is --sender-url the plant-store-sender's admin API?`,
+      );
+    case "status":
+      if (options.json) printJson(result.body);
+      throw new CliError(`the sender answered ${result.status}: ${result.message}`);
   }
 }
 

@@ -21,6 +21,20 @@ export {
   nextAttempt,
   STANDARD_SCHEDULE_MS,
 } from "./next-attempt.js";
+export {
+  DEFAULT_DISABLE_REASON,
+  DEFAULT_GRACE_MS,
+  DELIVERY_STATES,
+  type DeliveryState,
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_RULE,
+  isDeliveryState,
+  isIdempotencyKey,
+  MAX_DISABLE_REASON_LENGTH,
+  MAX_GRACE_MS,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  PAGE_SIZE,
+} from "./outbox-rules.js";
 export { readCappedChunks } from "./read-capped.js";
 export { parseRetryAfter } from "./retry-after.js";
 export type {

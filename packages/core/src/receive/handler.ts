@@ -9,8 +9,8 @@ import {
 } from "@plant-store/spec";
 import {
   bearerChallenge,
+  createBearerCheck,
   createTokenVerifier,
-  parseAuthorization,
   type TokenVerifier,
 } from "../auth/index.js";
 import { parseEvent } from "../events/index.js";
@@ -166,6 +166,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const logger = objectOption<Logger>("logger", options.logger, ["warn", "error"]);
   // Every 401 carries a challenge (RFC 9110 §15.5.2), also when the token passed and the signature did not.
   const signatureChallenge = { "www-authenticate": bearerChallenge({ realm }) };
+  const checkBearer = createBearerCheck({
+    verifier: tokens,
+    realm,
+    missing: "Missing bearer token. Send 'Authorization: Bearer <ACCESS_TOKEN>'.",
+    rejected: "The bearer token is not accepted. Check the token configured for this receiver.",
+  });
   // webhook-ids whose dedup check → onEvent → add is running, each with the slot of the request running it (its
   // `stored` promise made only once another request waits).
   const inFlight = new Map<string, InFlight>();
@@ -233,26 +239,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (early) return early;
     if (request.body.byteLength > maxBodyBytes) return tooLarge();
 
-    const auth = parseAuthorization(request.headers("authorization"));
-    if (!auth.ok) {
-      if (auth.reason === "missing") {
-        return errorResponse(401, "Missing bearer token. Send 'Authorization: Bearer <ACCESS_TOKEN>'.", {
-          "www-authenticate": bearerChallenge({ realm }),
-        });
-      }
-      return errorResponse(400, `Malformed Authorization header: ${auth.message}`, {
-        "www-authenticate": bearerChallenge({ realm, error: "invalid_request" }),
-      });
-    }
-    if (!(await tokens.verify(auth.token))) {
-      return errorResponse(
-        401,
-        "The bearer token is not accepted. Check the token configured for this receiver.",
-        {
-          "www-authenticate": bearerChallenge({ realm, error: "invalid_token" }),
-        },
-      );
-    }
+    const auth = await checkBearer(request.headers("authorization"));
+    if (!auth.ok) return errorResponse(auth.status, auth.message, auth.headers);
 
     const id = request.headers(WEBHOOK_HEADERS.id) ?? null;
     const rawTimestamp = request.headers(WEBHOOK_HEADERS.timestamp) ?? null;

@@ -35,7 +35,10 @@ export interface OutboxMessage {
 }
 
 /** `pending` waits for `dueAt`; `leased` is held by a worker until `dueAt` (the lease expiry). */
-export type DeliveryState = "pending" | "leased" | "delivered" | "failed";
+/** A delivery's state; the list is `DELIVERY_STATES` in `@plant-store/core`. */
+export type { DeliveryState } from "@plant-store/core";
+
+import type { DeliveryState } from "@plant-store/core";
 
 export interface Delivery {
   id: number;

@@ -16,7 +16,7 @@ import {
 } from "../shared/rows.js";
 import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
 import { toMillis } from "../shared/time.js";
-import { checkDeliveryFilters, checkKey } from "../shared/validate.js";
+import { checkDeliveryFilters, checkIdempotencyKey } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
 import {
   claimSql,
@@ -106,8 +106,7 @@ export function createPgOutbox(ctx: PgContext): Outbox {
 
   return {
     async publish(event, options = {}) {
-      const key =
-        options.idempotencyKey === undefined ? null : checkKey(options.idempotencyKey, "idempotency key");
+      const key = options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey);
       const body = prepareEvent(event, options.mode);
       const at = now();
       const [row] = await query<{ id: string | null; deliveries: number }>(

@@ -1,3 +1,4 @@
+import { PAGE_SIZE } from "@plant-store/core";
 import { StoreInputError } from "../errors.js";
 
 /**
@@ -27,11 +28,11 @@ export function decodeCursor(cursor: string | null | undefined): number | null {
   return key;
 }
 
-/** Clamps a page size to 1..1000 (default 50). */
+/** Clamps a page size to 1..`PAGE_SIZE.max` (default `PAGE_SIZE.default`). */
 export function pageLimit(limit: number | undefined): number {
-  if (limit === undefined) return 50;
+  if (limit === undefined) return PAGE_SIZE.default;
   if (!Number.isInteger(limit) || limit < 1) {
     throw new StoreInputError("invalid_limit", "limit must be a positive integer.");
   }
-  return Math.min(limit, 1000);
+  return Math.min(limit, PAGE_SIZE.max);
 }

@@ -1,3 +1,11 @@
+import {
+  DEFAULT_GRACE_MS,
+  DELIVERY_STATES,
+  IDEMPOTENCY_KEY_RULE,
+  isDeliveryState,
+  isIdempotencyKey,
+  MAX_GRACE_MS,
+} from "@plant-store/core";
 import { StoreInputError } from "../errors.js";
 
 /** Checks a subscription URL: absolute http(s), no credentials (those belong in the token). */
@@ -42,8 +50,6 @@ export function checkKey(value: unknown, what: string): string {
   return value;
 }
 
-const DELIVERY_STATES = ["pending", "leased", "delivered", "failed"];
-
 /**
  * The filters of `listDeliveries`, checked: each absent or a string (a state one of the four), so a JavaScript
  * caller passing an array (`?subscriptionId=a&subscriptionId=b` parsed naively) gets `invalid_argument`, not a
@@ -61,7 +67,7 @@ export function checkDeliveryFilters(options: {
     ["state", "state", options.state],
   ] as const) {
     if (value === undefined) continue;
-    if (typeof value !== "string" || (name === "state" && !DELIVERY_STATES.includes(value))) {
+    if (typeof value !== "string" || (name === "state" && !isDeliveryState(value))) {
       throw new StoreInputError(
         "invalid_argument",
         name === "state"
@@ -98,14 +104,23 @@ export function checkPositiveInt(value: unknown, what: string): number {
   return value;
 }
 
-const DAY_MS = 24 * 3600_000;
-
-/** The longest grace of a secret rotation, 7 days (Stripe's maximum too): an old secret must stop signing at a real time. */
-export const MAX_GRACE_MS = 7 * DAY_MS;
+/**
+ * An idempotency key: the rule of `@plant-store/core` ({@link IDEMPOTENCY_KEY_RULE}), the same the sender's admin
+ * API and the CLI apply to the `Idempotency-Key` header.
+ */
+export function checkIdempotencyKey(value: unknown): string {
+  if (!isIdempotencyKey(value)) {
+    throw new StoreInputError(
+      "invalid_idempotency_key",
+      `The idempotency key must be ${IDEMPOTENCY_KEY_RULE}.`,
+    );
+  }
+  return value;
+}
 
 /** A secret rotation's grace in ms: default one day, at most {@link MAX_GRACE_MS}. */
 export function checkGraceMs(value: number | undefined): number {
-  const graceMs = value ?? DAY_MS;
+  const graceMs = value ?? DEFAULT_GRACE_MS;
   if (!(Number.isFinite(graceMs) && graceMs >= 0 && graceMs <= MAX_GRACE_MS)) {
     throw new StoreInputError("invalid_grace", `graceMs must be 0 to 7 days (${MAX_GRACE_MS} ms).`);
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { DELIVERY_STATES } from "@plant-store/core";
 import type { AttemptInput, ClaimedDelivery, DeliveryState, LeaseRef, Outbox } from "../api/outbox.js";
 import { StoreConflictError, StoreInputError, StoreUnavailableError } from "../errors.js";
 import { type AttemptValues, attemptValues } from "../shared/attempt.js";
@@ -16,7 +17,7 @@ import {
 } from "../shared/rows.js";
 import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
 import { toMillis } from "../shared/time.js";
-import { checkDeliveryFilters, checkKey } from "../shared/validate.js";
+import { checkDeliveryFilters, checkIdempotencyKey } from "../shared/validate.js";
 import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
 import {
   CLAIM_DUE,
@@ -27,7 +28,7 @@ import {
   STATE_COUNTS,
 } from "./outbox-sql.js";
 
-const STATES: readonly DeliveryState[] = ["pending", "leased", "delivered", "failed"];
+const STATES: readonly DeliveryState[] = DELIVERY_STATES;
 /** `last_error` of a delivery failed because its subscription was disabled while it was leased. */
 const DISABLED = "subscription disabled";
 
@@ -326,8 +327,7 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
         throw new StoreInputError("invalid_option", "publish({ tx }) needs the PostgreSQL backend.");
       }
       const item: PublishItem = {
-        key:
-          options.idempotencyKey === undefined ? null : checkKey(options.idempotencyKey, "idempotency key"),
+        key: options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey),
         body: prepareEvent(event, options.mode),
         at: now(),
       };

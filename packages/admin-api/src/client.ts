@@ -1,0 +1,154 @@
+import type { z } from "zod";
+import {
+  type AdminAnswer,
+  type AdminOperationId,
+  type AdminRequest,
+  type AdminRoute,
+  adminRoutes,
+} from "./routes.js";
+
+/** Options of {@link createAdminClient}. */
+export interface AdminClientOptions {
+  /** The sender's admin API, e.g. `http://127.0.0.1:4001` (a path prefix is kept). */
+  baseUrl: string | URL;
+  /** An admin bearer token. */
+  token: string;
+  /** Per request. Default 30 s. */
+  timeoutMs?: number;
+  /** Default: the global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+/** The outcome of one call, as a value: the answer, or why there is none. */
+export type AdminResult<T> =
+  | { ok: true; status: number; value: T }
+  /** The sender answered an error; `message` is its `{ error, message }` message (or the text it sent). */
+  | { ok: false; kind: "status"; status: number; body: unknown; message: string }
+  /** A redirect (never followed: the admin token would go with it). */
+  | { ok: false; kind: "redirect"; status: number; location: string | null }
+  /** The answer is not JSON: probably not the sender's admin API. */
+  | { ok: false; kind: "not-json"; status: number; text: string }
+  /** No answer: refused, unreachable, or over the deadline (`error` is what `fetch` threw). */
+  | { ok: false; kind: "unreachable"; error: unknown };
+
+/** The result of {@link AdminClient.check}: the first thing the sender would refuse, by field. */
+export type AdminCheck = { ok: true } | { ok: false; field: string; message: string };
+
+/** A call by operation id, with the route's request and answer types. */
+export type AdminCall = <Op extends AdminOperationId>(
+  operation: Op,
+  request: AdminRequest<Op>,
+) => Promise<AdminResult<AdminAnswer<Op>>>;
+
+/** A typed client of the admin API. */
+export interface AdminClient {
+  call: AdminCall;
+  /** Validates a request with the route's schemas (what the sender checks first), sending nothing. */
+  check<Op extends AdminOperationId>(operation: Op, request: AdminRequest<Op>): AdminCheck;
+}
+
+/**
+ * A small fetch client of the sender's admin API, typed by {@link adminRoutes}: the operation ids, their parameters
+ * and bodies, and their answers come from the same zod schemas the sender validates with. Errors are values.
+ *
+ * @example
+ * ```ts
+ * const admin = createAdminClient({ baseUrl: "http://127.0.0.1:4001", token: "psk_…" });
+ * const result = await admin.call("getSubscription", { params: { id: "sub_…" } });
+ * if (result.ok) console.log(result.value.url);
+ * else if (result.kind === "status") console.error(result.status, result.message);
+ * ```
+ */
+export function createAdminClient(options: AdminClientOptions): AdminClient {
+  const base = String(options.baseUrl).endsWith("/") ? String(options.baseUrl) : `${options.baseUrl}/`;
+  const fetcher = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+
+  const call: AdminCall = async (operation, request) => {
+    const route = adminRoutes[operation] as AdminRoute;
+    const req = request as {
+      params?: Record<string, string>;
+      query?: Record<string, string | undefined>;
+      headers?: Record<string, string | undefined>;
+      body?: unknown;
+    };
+    const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(String(req.params?.[name] ?? "")),
+    );
+    const url = new URL(path.slice(1), base);
+    for (const [name, value] of Object.entries(req.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const body =
+      req.body === undefined
+        ? undefined
+        : typeof req.body === "string" || req.body instanceof Uint8Array
+          ? req.body
+          : JSON.stringify(req.body);
+    const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    for (const [name, value] of Object.entries(req.headers ?? {}))
+      if (value !== undefined) headers[name] = value;
+    let res: Response;
+    try {
+      res = await fetcher(url, {
+        method: route.method,
+        headers,
+        ...(body !== undefined && { body }),
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      return { ok: false, kind: "unreachable", error };
+    }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      return { ok: false, kind: "redirect", status: res.status, location: res.headers.get("location") };
+    }
+    const text = await res.text();
+    let value: unknown = null;
+    if (route.ok.contentType?.startsWith("text/") && res.ok) {
+      value = text;
+    } else {
+      try {
+        value = text ? JSON.parse(text) : null;
+      } catch {
+        return { ok: false, kind: "not-json", status: res.status, text };
+      }
+    }
+    if (!res.ok) {
+      const message = (value as { message?: unknown } | null)?.message;
+      return {
+        ok: false,
+        kind: "status",
+        status: res.status,
+        body: value,
+        message: typeof message === "string" ? message : text,
+      };
+    }
+    return { ok: true, status: res.status, value: value as never };
+  };
+
+  return {
+    call,
+    check(operation, request) {
+      const route = adminRoutes[operation] as AdminRoute;
+      const req = request as Record<string, unknown>;
+      const parts: [z.ZodType | undefined, unknown][] = [
+        [route.params, req.params ?? {}],
+        [route.query, req.query ?? {}],
+        [route.headers, req.headers ?? {}],
+        [route.body && !route.body.raw ? route.body.schema : undefined, req.body ?? {}],
+      ];
+      for (const [schema, value] of parts) {
+        if (!schema) continue;
+        const parsed = schema.safeParse(value);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          return { ok: false, field: String(issue?.path[0] ?? ""), message: issue?.message ?? "invalid" };
+        }
+      }
+      return { ok: true };
+    },
+  };
+}

@@ -1,0 +1,272 @@
+import type { z } from "zod";
+import * as s from "./schemas.js";
+
+/** The answer a route gives when it succeeds. */
+export interface SuccessAnswer {
+  status: 200 | 201 | 202;
+  description: string;
+  schema: z.ZodType;
+  /** Default `application/json`. */
+  contentType?: string;
+}
+
+/** One route of the admin API: everything the server validates, the document says and the client types. */
+export interface AdminRoute {
+  method: "GET" | "POST" | "PATCH";
+  /** OpenAPI path template, e.g. `/subscriptions/{id}`. */
+  path: string;
+  tag: "subscriptions" | "events" | "deliveries" | "operations";
+  summary: string;
+  description?: string;
+  /** Whether an admin bearer token is needed. Default true. */
+  auth?: false;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  /** Request headers (lower-case names); each may be given on one header line only. */
+  headers?: z.ZodObject;
+  /** `raw`: the JSON text is passed on as received (not parsed into an object). */
+  body?: { schema: z.ZodType; required: boolean; raw?: true; description?: string };
+  ok: SuccessAnswer;
+  /** Error statuses particular to this route, with what they mean (the common ones are added for every route). */
+  errors?: Partial<Record<400 | 404 | 409 | 415 | 422 | 503, string>>;
+}
+
+/**
+ * Every route of the sender's admin API, keyed by operation id. The sender registers exactly these (and validates
+ * requests with their schemas), `buildAdminOpenApi()` documents exactly these, and `createAdminClient` calls them by
+ * operation id — so a route removed here breaks the client's callers at type-check time.
+ *
+ * @example
+ * ```ts
+ * import { adminRoutes } from "@plant-store/admin-api";
+ * adminRoutes.getDelivery.path; // "/deliveries/{id}"
+ * ```
+ */
+export const adminRoutes = {
+  createSubscription: {
+    method: "POST",
+    path: "/subscriptions",
+    tag: "subscriptions",
+    summary: "Create a subscription",
+    description:
+      "The URL is checked by the SSRF guard. `token` and `secret` are generated when omitted and returned only in this response.",
+    body: { schema: s.SubscriptionInput, required: true },
+    ok: { status: 201, description: "Created.", schema: s.SubscriptionWithCredentials },
+  },
+  listSubscriptions: {
+    method: "GET",
+    path: "/subscriptions",
+    tag: "subscriptions",
+    summary: "List subscriptions",
+    query: s.ListSubscriptionsQuery,
+    ok: { status: 200, description: "Subscriptions.", schema: s.SubscriptionPage },
+  },
+  getSubscription: {
+    method: "GET",
+    path: "/subscriptions/{id}",
+    tag: "subscriptions",
+    summary: "Get a subscription",
+    params: s.SubscriptionParams,
+    ok: { status: 200, description: "The subscription.", schema: s.Subscription },
+    errors: { 404: "No such subscription." },
+  },
+  updateSubscription: {
+    method: "PATCH",
+    path: "/subscriptions/{id}",
+    tag: "subscriptions",
+    summary: "Change the URL",
+    params: s.SubscriptionParams,
+    body: { schema: s.SubscriptionUpdate, required: true },
+    ok: { status: 200, description: "Updated.", schema: s.Subscription },
+    errors: { 404: "No such subscription." },
+  },
+  disableSubscription: {
+    method: "POST",
+    path: "/subscriptions/{id}/disable",
+    tag: "subscriptions",
+    summary: "Stop delivering to it",
+    params: s.SubscriptionParams,
+    body: { schema: s.DisableInput, required: false },
+    ok: { status: 200, description: "Disabled.", schema: s.Subscription },
+    errors: { 404: "No such subscription." },
+  },
+  enableSubscription: {
+    method: "POST",
+    path: "/subscriptions/{id}/enable",
+    tag: "subscriptions",
+    summary: "Deliver to it again",
+    params: s.SubscriptionParams,
+    ok: { status: 200, description: "Enabled.", schema: s.Subscription },
+    errors: { 404: "No such subscription." },
+  },
+  rotateCredential: {
+    method: "POST",
+    path: "/subscriptions/{id}/rotate",
+    tag: "subscriptions",
+    summary: "Rotate the token or the signing secret",
+    description:
+      "A new secret signs from now on; the previous one keeps signing too (both signatures are sent) for `graceSeconds` (default 86400), so receivers can switch without a gap. A new token replaces the old at once: configure the receiver to accept both first.",
+    params: s.SubscriptionParams,
+    body: { schema: s.RotateInput, required: true },
+    ok: { status: 200, description: "The new value, shown once.", schema: s.Rotated },
+    errors: { 404: "No such subscription." },
+  },
+  recoverSubscription: {
+    method: "POST",
+    path: "/subscriptions/{id}/recover",
+    tag: "subscriptions",
+    summary: "Requeue its failed deliveries since a time",
+    params: s.SubscriptionParams,
+    body: { schema: s.RecoverInput, required: true },
+    ok: { status: 200, description: "How many were requeued.", schema: s.Recovered },
+    errors: { 404: "No such subscription.", 409: "The subscription is disabled; enable it first." },
+  },
+  publishEvent: {
+    method: "POST",
+    path: "/events",
+    tag: "events",
+    summary: "Publish a New Plant event to every enabled subscription",
+    headers: s.PublishHeaders,
+    body: {
+      schema: s.PublishBody,
+      required: true,
+      raw: true,
+      description:
+        "UTF-8 JSON (400 otherwise); the bytes are stored and sent exactly, except a leading byte order mark, which is dropped.",
+    },
+    ok: { status: 202, description: "Stored; deliveries are queued.", schema: s.Published },
+    errors: {
+      409: "The Idempotency-Key was already used for a different event.",
+      422: "The JSON does not match the event's schema; the message names each problem.",
+    },
+  },
+  getMessage: {
+    method: "GET",
+    path: "/messages/{id}",
+    tag: "events",
+    summary: "A published message and its payload",
+    params: s.MessageParams,
+    ok: { status: 200, description: "The message.", schema: s.Message },
+    errors: { 404: "No such message." },
+  },
+  listDeliveries: {
+    method: "GET",
+    path: "/deliveries",
+    tag: "deliveries",
+    summary: "List deliveries, newest first",
+    query: s.ListDeliveriesQuery,
+    ok: { status: 200, description: "A page.", schema: s.DeliveryPage },
+  },
+  getDelivery: {
+    method: "GET",
+    path: "/deliveries/{id}",
+    tag: "deliveries",
+    summary: "A delivery",
+    params: s.DeliveryParams,
+    ok: { status: 200, description: "The delivery.", schema: s.Delivery },
+    errors: { 404: "No such delivery." },
+  },
+  listAttempts: {
+    method: "GET",
+    path: "/deliveries/{id}/attempts",
+    tag: "deliveries",
+    summary: "Every attempt of a delivery",
+    params: s.DeliveryParams,
+    ok: { status: 200, description: "Attempts, oldest first.", schema: s.AttemptList },
+    errors: { 404: "No such delivery." },
+  },
+  resendDelivery: {
+    method: "POST",
+    path: "/deliveries/{id}/resend",
+    tag: "deliveries",
+    summary: "Send a delivered or failed delivery again, now",
+    params: s.DeliveryParams,
+    ok: { status: 200, description: "Queued.", schema: s.Delivery },
+    errors: {
+      404: "No such delivery.",
+      409: "The delivery is still in flight, or its subscription is disabled.",
+    },
+  },
+  health: {
+    method: "GET",
+    path: "/healthz",
+    tag: "operations",
+    summary: "The process is alive",
+    auth: false,
+    ok: { status: 200, description: "Alive.", schema: s.Health },
+  },
+  ready: {
+    method: "GET",
+    path: "/readyz",
+    tag: "operations",
+    summary: "The store can take a write",
+    auth: false,
+    ok: { status: 200, description: "Ready: the store can take a write.", schema: s.Ready },
+    errors: { 503: "Not ready; the body names the store's code, the log says why." },
+  },
+  openapi: {
+    method: "GET",
+    path: "/openapi.json",
+    tag: "operations",
+    summary: "This document",
+    auth: false,
+    ok: { status: 200, description: "The admin API as OpenAPI 3.1.", schema: s.OpenApiDocument },
+  },
+  metrics: {
+    method: "GET",
+    path: "/metrics",
+    tag: "operations",
+    summary: "Prometheus metrics",
+    auth: false,
+    ok: {
+      status: 200,
+      description: "Prometheus text format.",
+      schema: s.MetricsText,
+      contentType: "text/plain",
+    },
+  },
+} as const satisfies Record<string, AdminRoute>;
+
+/** The operation ids of the admin API. */
+export type AdminOperationId = keyof typeof adminRoutes;
+
+type Routes = typeof adminRoutes;
+type Field<R, K extends string> = R extends { [P in K]: infer T extends z.ZodType } ? T : never;
+
+/** What a route's parameters, query, headers and body take, as the client sends them. */
+export type AdminRequest<Op extends AdminOperationId> = (Routes[Op] extends { params: z.ZodType }
+  ? { params: z.input<Field<Routes[Op], "params">> }
+  : { params?: never }) &
+  (Routes[Op] extends { query: z.ZodType }
+    ? { query?: z.input<Field<Routes[Op], "query">> }
+    : { query?: never }) &
+  (Routes[Op] extends { headers: z.ZodType }
+    ? { headers?: z.input<Field<Routes[Op], "headers">> }
+    : { headers?: never }) &
+  (Routes[Op] extends { body: { raw: true } }
+    ? { body: string | Uint8Array }
+    : Routes[Op] extends { body: { schema: infer B extends z.ZodType; required: true } }
+      ? { body: z.input<B> }
+      : Routes[Op] extends { body: { schema: infer B extends z.ZodType } }
+        ? { body?: z.input<B> }
+        : { body?: never });
+
+/** What a route answers when it succeeds, as the client receives it. */
+export type AdminAnswer<Op extends AdminOperationId> = z.output<Routes[Op]["ok"]["schema"]>;
+
+/** What a route's parameters, query, headers and body are after validation, as the server's handler gets them. */
+export interface AdminInput<Op extends AdminOperationId> {
+  params: Routes[Op] extends { params: z.ZodType }
+    ? z.output<Field<Routes[Op], "params">>
+    : Record<string, never>;
+  query: Routes[Op] extends { query: z.ZodType }
+    ? z.output<Field<Routes[Op], "query">>
+    : Record<string, never>;
+  headers: Routes[Op] extends { headers: z.ZodType }
+    ? z.output<Field<Routes[Op], "headers">>
+    : Record<string, never>;
+  body: Routes[Op] extends { body: { schema: infer B extends z.ZodType } } ? z.output<B> : undefined;
+}
+
+/** What a route's handler answers on success, before serialization. */
+export type AdminReply<Op extends AdminOperationId> = z.input<Routes[Op]["ok"]["schema"]>;

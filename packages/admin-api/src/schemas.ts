@@ -1,0 +1,320 @@
+import {
+  checkTarget,
+  DEFAULT_GRACE_MS,
+  DELIVERY_STATES,
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_RULE,
+  MAX_DISABLE_REASON_LENGTH,
+  MAX_GRACE_MS,
+  PAGE_SIZE,
+  parseDateTime,
+  parseSecret,
+} from "@plant-store/core";
+import type { NewPlant } from "@plant-store/spec";
+import { z } from "zod";
+
+/**
+ * What a schema stands for in the OpenAPI document when zod cannot say it (a body kept as raw text, a number given
+ * as query text): `toJSONSchema`'s `override` replaces the schema's JSON Schema with this.
+ */
+export const jsonSchemaOverrides = new WeakMap<z.ZodType, Record<string, unknown>>();
+const documentedAs = <T extends z.ZodType>(schema: T, jsonSchema: Record<string, unknown>): T => {
+  jsonSchemaOverrides.set(schema, jsonSchema);
+  return schema;
+};
+
+/** The spec's New Plant, referenced: the document copies its component from `@plant-store/spec`. */
+const newPlantRef = { $ref: "#/components/schemas/NewPlant" };
+
+const dateTime = z.string().meta({ format: "date-time" });
+const nullableDateTime = z.string().nullable().meta({ format: "date-time" });
+
+// --- rules shared by the fields -------------------------------------------------------------------------------
+
+const MAX_GRACE_SECONDS = MAX_GRACE_MS / 1000;
+const URL_REQUIRED = "url is required: the receiver's http(s) endpoint.";
+const TOKEN_RULE =
+  "token must be a bearer token (RFC 6750 b64token characters), e.g. from `plant-store token create`.";
+const GRACE_RULE = `graceSeconds must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS} (7 days).`;
+const REASON_RULE = `reason must be a string of 1 to ${MAX_DISABLE_REASON_LENGTH} characters, or left out.`;
+const SINCE_RULE =
+  "since must be an RFC 3339 date-time string with an existing date and time, e.g. 2026-11-22T10:00:00Z.";
+
+/** A subscription URL's shape (absolute http(s), no credentials); the sender's SSRF guard judges its addresses. */
+const targetUrl = (missing: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? missing : URL_REQUIRED) })
+    .min(1, { error: URL_REQUIRED })
+    .superRefine((url, ctx) => {
+      const shape = checkTarget({ url, token: "x", secrets: [] });
+      if (!shape.ok) ctx.addIssue({ code: "custom", message: shape.reason });
+    })
+    .meta({ description: "The receiver's New Plant endpoint, http(s)." });
+
+/** A bearer token the receiver accepts: RFC 6750 b64token characters. */
+const bearerToken = (field: string) =>
+  z
+    .string({ error: TOKEN_RULE.replace("token", field) })
+    .refine((token) => checkTarget({ url: "http://x/", token, secrets: [] }).ok, {
+      error: TOKEN_RULE.replace("token", field),
+    });
+
+/** A `whsec_` signing secret. */
+const signingSecret = (field: string) =>
+  z.string({ error: `${field} must be a whsec_ string.` }).superRefine((secret, ctx) => {
+    try {
+      parseSecret(secret);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+    }
+  });
+
+// --- parameters -----------------------------------------------------------------------------------------------
+
+/** Path parameters of `/subscriptions/{id}…`. */
+export const SubscriptionParams = z.object({
+  id: z.string().meta({ description: "Subscription id (`sub_…`)." }),
+});
+
+/** Path parameters of `/messages/{id}`. */
+export const MessageParams = z.object({ id: z.string().meta({ description: "Message id (`msg_…`)." }) });
+
+/** Path parameters of `/deliveries/{id}…`: a whole number (one beyond any delivery is unknown, not malformed). */
+export const DeliveryParams = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,20}$/, { error: "A delivery id is a whole number." })
+    .meta({ description: "Delivery id, a whole number." }),
+});
+
+/** Query of `GET /subscriptions`. */
+export const ListSubscriptionsQuery = z.object({
+  enabled: z
+    .enum(["true", "false"], { error: "enabled must be true or false." })
+    .optional()
+    .meta({ description: "Only enabled (`true`) or disabled (`false`) subscriptions." }),
+});
+
+const pageLimit = documentedAs(
+  z
+    .string()
+    .regex(/^\d{1,4}$/, { error: `limit must be 1 to ${PAGE_SIZE.max}.` })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= PAGE_SIZE.max, { error: `limit must be 1 to ${PAGE_SIZE.max}.` }),
+  {
+    type: "integer",
+    minimum: 1,
+    maximum: PAGE_SIZE.max,
+    default: PAGE_SIZE.default,
+    description: "Page size.",
+  },
+);
+
+/** Query of `GET /deliveries`. */
+export const ListDeliveriesQuery = z.object({
+  state: z.enum(DELIVERY_STATES, { error: `state must be one of ${DELIVERY_STATES.join(", ")}.` }).optional(),
+  subscriptionId: z.string().optional(),
+  messageId: z.string().optional(),
+  limit: pageLimit.optional(),
+  cursor: z.string().optional().meta({ description: "The `nextCursor` of the previous page." }),
+});
+
+/** Headers of `POST /events`. */
+export const PublishHeaders = z.object({
+  "idempotency-key": z
+    .string()
+    .regex(IDEMPOTENCY_KEY_PATTERN, {
+      error: `Idempotency-Key must be one value of ${IDEMPOTENCY_KEY_RULE}.`,
+    })
+    .optional()
+    .meta({
+      description:
+        "The same key returns the same message (and its fan-out count) instead of publishing twice. One header line only: a repeated Idempotency-Key is refused with 400.",
+    }),
+});
+
+// --- request bodies -------------------------------------------------------------------------------------------
+
+/** Body of `POST /subscriptions`. */
+export const SubscriptionInput = z
+  .object({
+    url: targetUrl(URL_REQUIRED),
+    token: bearerToken("token")
+      .optional()
+      .meta({ description: "Bearer token the receiver accepts; generated when omitted." }),
+    secret: signingSecret("secret")
+      .optional()
+      .meta({ description: "`whsec_` signing secret; generated when omitted." }),
+  })
+  .meta({ id: "SubscriptionInput" });
+
+/** Body of `PATCH /subscriptions/{id}`. */
+export const SubscriptionUpdate = z.object({ url: targetUrl("Send the field to change: { url }.") });
+
+/** Body of `POST /subscriptions/{id}/disable` (optional). */
+export const DisableInput = z.object({
+  reason: z
+    .string({ error: REASON_RULE })
+    .min(1, { error: REASON_RULE })
+    .max(MAX_DISABLE_REASON_LENGTH, { error: REASON_RULE })
+    .optional()
+    .meta({ description: "Why (shown with the subscription)." }),
+});
+
+/** Body of `POST /subscriptions/{id}/rotate`: a token, or a secret with its grace. */
+export const RotateInput = z
+  .discriminatedUnion(
+    "kind",
+    [
+      z.object({
+        kind: z.literal("token"),
+        value: bearerToken("value")
+          .optional()
+          .meta({ description: "The new token; generated when omitted." }),
+        graceSeconds: z
+          .never({
+            error:
+              "graceSeconds applies to secrets only: a new token replaces the old one at once (configure the receiver to accept both first).",
+          })
+          .optional(),
+      }),
+      z.object({
+        kind: z.literal("secret"),
+        value: signingSecret("value")
+          .optional()
+          .meta({ description: "The new secret; generated when omitted." }),
+        graceSeconds: z
+          .int({ error: GRACE_RULE })
+          .min(0, { error: GRACE_RULE })
+          .max(MAX_GRACE_SECONDS, { error: GRACE_RULE })
+          .default(DEFAULT_GRACE_MS / 1000)
+          .meta({ description: "How long the previous secret keeps signing (at most 7 days)." }),
+      }),
+    ],
+    { error: 'kind must be "token" or "secret".' },
+  )
+  .meta({ id: "RotateInput" });
+
+/** Body of `POST /subscriptions/{id}/recover`. */
+export const RecoverInput = z.object({
+  since: z
+    .string({ error: SINCE_RULE })
+    .refine((text) => parseDateTime(text) !== null, { error: SINCE_RULE })
+    .meta({
+      format: "date-time",
+      description: "RFC 3339, e.g. 2026-11-22T10:00:00Z: failed deliveries created at or after it.",
+    }),
+});
+
+/**
+ * Body of `POST /events`: the event's JSON text, kept as received (the sender relays bytes; int64 ids stay exact),
+ * validated by the store against the spec. The one place that says what an event body is.
+ */
+export const PublishBody = documentedAs(z.string(), newPlantRef);
+
+// --- answers --------------------------------------------------------------------------------------------------
+
+/** Every error: `{ error, message }`. */
+export const ErrorBody = z.object({ error: z.int(), message: z.string() }).meta({ id: "Error" });
+
+/** A subscription (its credentials are never shown again after creation or rotation). */
+export const Subscription = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    enabled: z.boolean(),
+    disabledReason: z.string().nullable(),
+    disabledAt: nullableDateTime,
+    failingSince: nullableDateTime,
+    signingSecrets: z
+      .int()
+      .meta({ description: "How many secrets sign right now (more than 1 during a rotation)." }),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  })
+  .meta({ id: "Subscription" });
+
+/** A new subscription, with its credentials shown once. */
+export const SubscriptionWithCredentials = Subscription.extend({
+  token: z.string(),
+  secret: z.string(),
+}).meta({ id: "SubscriptionWithCredentials" });
+
+/** A page of subscriptions (all of them: `nextCursor` is always null today). */
+export const SubscriptionPage = z.object({ data: z.array(Subscription), nextCursor: z.string().nullable() });
+
+/** The new credential of a rotation, shown once. */
+export const Rotated = z.union([z.object({ token: z.string() }), z.object({ secret: z.string() })]);
+
+/** How many failed deliveries a recover requeued. */
+export const Recovered = z.object({ requeued: z.int() });
+
+/** A publish's outcome. */
+export const Published = z
+  .object({
+    messageId: z.string(),
+    deliveries: z.int().meta({
+      description: "Deliveries the message fanned out to (for a duplicate, those of the original publish).",
+    }),
+    duplicate: z.boolean(),
+  })
+  .meta({ id: "Published" });
+
+/** A published message and its payload exactly as published. */
+export const Message = z
+  .object({
+    id: z.string(),
+    idempotencyKey: z.string().nullable(),
+    createdAt: dateTime,
+    payload: documentedAs(z.custom<NewPlant>(), newPlantRef),
+  })
+  .meta({ id: "Message" });
+
+/** One message to one subscription. */
+export const Delivery = z
+  .object({
+    id: z.int(),
+    messageId: z.string(),
+    subscriptionId: z.string(),
+    state: z.enum(DELIVERY_STATES),
+    attempts: z.int(),
+    dueAt: dateTime,
+    lastStatus: z.int().nullable(),
+    lastError: z.string().nullable(),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+    finishedAt: nullableDateTime,
+  })
+  .meta({ id: "Delivery" });
+
+/** A page of deliveries, newest first. */
+export const DeliveryPage = z.object({ data: z.array(Delivery), nextCursor: z.string().nullable() });
+
+/** One attempt of a delivery. */
+export const Attempt = z
+  .object({
+    attempt: z.int().meta({
+      description: "1-based number in the delivery's whole history (a resend continues the count).",
+    }),
+    attemptedAt: dateTime,
+    status: z.int().nullable(),
+    latencyMs: z.int(),
+    responseBody: z.string().nullable().meta({ description: "The first 4 KiB of the response." }),
+    error: z.string().nullable(),
+  })
+  .meta({ id: "Attempt" });
+
+/** Every attempt of a delivery, oldest first. */
+export const AttemptList = z.object({ data: z.array(Attempt) });
+
+/** `GET /healthz`. */
+export const Health = z.object({ status: z.literal("ok") });
+
+/** `GET /readyz`. */
+export const Ready = z.object({ status: z.literal("ready"), backend: z.enum(["sqlite", "postgres"]) });
+
+/** `GET /metrics`: Prometheus text. */
+export const MetricsText = z.string();
+
+/** `GET /openapi.json`: this API's document. */
+export const OpenApiDocument = z.record(z.string(), z.unknown());

@@ -1,0 +1,67 @@
+/**
+ * The rules of the outbox that the store enforces, the sender's admin API validates and documents, and the CLI
+ * checks before sending: written once here and imported by all three.
+ *
+ * @module
+ */
+
+/** The states of a delivery (one message to one subscription), in lifecycle order. */
+export const DELIVERY_STATES = ["pending", "leased", "delivered", "failed"] as const;
+
+/** A delivery's state: `pending` (due or waiting for a retry), `leased` (being attempted), `delivered`, `failed`. */
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+/**
+ * Whether `value` is a delivery state.
+ *
+ * @example
+ * ```ts
+ * isDeliveryState("failed"); // true
+ * isDeliveryState("lost"); // false
+ * ```
+ */
+export function isDeliveryState(value: unknown): value is DeliveryState {
+  return typeof value === "string" && (DELIVERY_STATES as readonly string[]).includes(value);
+}
+
+/** The longest idempotency key (as Stripe's). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/**
+ * What an idempotency key is, as a pattern: 1 to 255 visible ASCII characters, spaces only inside. It travels in an
+ * HTTP header (`Idempotency-Key`), where other bytes are not portable and outer spaces are trimmed away.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
+
+/** The idempotency key rule in words, for error messages. */
+export const IDEMPOTENCY_KEY_RULE = `1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters (spaces only inside)`;
+
+/**
+ * Whether `value` is a valid idempotency key ({@link IDEMPOTENCY_KEY_RULE}).
+ *
+ * @example
+ * ```ts
+ * isIdempotencyKey("order-42"); // true
+ * isIdempotencyKey(" padded "); // false
+ * ```
+ */
+export function isIdempotencyKey(value: unknown): value is string {
+  return typeof value === "string" && IDEMPOTENCY_KEY_PATTERN.test(value);
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/** The longest grace of a secret rotation, 7 days (Stripe's maximum too): an old secret must stop signing at a real time. */
+export const MAX_GRACE_MS = 7 * DAY_MS;
+
+/** The grace of a secret rotation when none is given: one day. */
+export const DEFAULT_GRACE_MS = DAY_MS;
+
+/** The longest reason a subscription is disabled with. */
+export const MAX_DISABLE_REASON_LENGTH = 1000;
+
+/** The reason recorded when an operator disables a subscription without giving one. */
+export const DEFAULT_DISABLE_REASON = "Disabled by an operator.";
+
+/** Page sizes of every list (deliveries, inbox events): `limit` is 1 to `max`, `default` when not given. */
+export const PAGE_SIZE = { default: 50, max: 1000 } as const;
