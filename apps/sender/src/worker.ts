@@ -96,7 +96,7 @@ export function startWorker(options: WorkerOptions): Worker {
     const { subscription, message } = delivery;
     const outcome = await deliver(
       { url: subscription.url, token: subscription.token, secrets: subscription.secrets },
-      { id: message.id, body: message.body },
+      { id: message.id, eventType: message.eventType, body: message.body },
       { transport: options.transport, timeoutMs },
     );
     const blocked = outcome.kind === "failed" && /SSRF guard/.test(outcome.error ?? "");

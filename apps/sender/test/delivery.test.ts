@@ -1,6 +1,7 @@
 import { connect } from "node:net";
 import { join } from "node:path";
 import { verify } from "@plant-store/core";
+import { buildCatalog, catalog } from "@plant-store/spec";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSender } from "../src/index.js";
@@ -120,6 +121,7 @@ describe("outcome rules against scripted sinks (compressed schedule 0, 100, 200,
         expect(request.body).toBe(body);
         expect(request.headers.authorization).toBe(`Bearer ${TOKEN}`);
         expect(request.headers["webhook-id"]).toBe(messageId);
+        expect(request.headers["webhook-event-type"]).toBe("newPlant");
         const verdict = await verify({
           secrets: [SECRET],
           id: request.headers["webhook-id"] as string,
@@ -468,6 +470,73 @@ describe("recording outcomes", () => {
     } finally {
       await inProcess.close();
       await target.close();
+    }
+  });
+
+  it("names each delivery's event type in webhook-event-type, and sends it only to subscriptions that receive that type", async () => {
+    const { createSender } = await import("../src/sender.js");
+    const plantsOnly = await sink((_req, res) => res.end());
+    const everything = await sink((_req, res) => res.end());
+    const inProcess = await createSender({
+      adminTokens: [ADMIN],
+      allowNetworks: ["127.0.0.0/8"],
+      store: { url: join(tempDir(), "event-types.db") },
+    });
+    try {
+      const subscribe = (url: string, eventTypes: string[] | null) =>
+        inProcess.store.subscriptions.create({ url, token: TOKEN, secrets: [SECRET], eventTypes });
+      await subscribe(plantsOnly.url, ["newPlant"]);
+      await subscribe(everything.url, null);
+      const plantSold = buildCatalog({
+        webhooks: {
+          "/plant/sold": {
+            post: {
+              operationId: "plantSold",
+              requestBody: {
+                content: {
+                  "application/json": {
+                    schema: {
+                      type: "object",
+                      required: ["plantId"],
+                      properties: { plantId: { type: "integer", format: "int64" } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      });
+      const sold = await inProcess.store.outbox.publish('{"plantId":9223372036854775807}', {
+        eventType: "plantSold",
+        catalog: [...catalog, ...plantSold],
+        mode: "lossless",
+      });
+      const plant = await inProcess.store.outbox.publish('{"id":12,"name":"Fern"}');
+      await until(async () => everything.requests.length >= 2 && plantsOnly.requests.length >= 1, 10_000);
+      const typeOf = (requests: typeof everything.requests) =>
+        Object.fromEntries(requests.map((r) => [r.headers["webhook-id"], r.headers["webhook-event-type"]]));
+      expect(typeOf(everything.requests)).toEqual({
+        [sold.messageId]: "plantSold",
+        [plant.messageId]: "newPlant",
+      });
+      expect(typeOf(plantsOnly.requests)).toEqual({ [plant.messageId]: "newPlant" });
+      for (const request of everything.requests) {
+        const verdict = await verify({
+          secrets: [SECRET],
+          id: request.headers["webhook-id"] as string,
+          timestamp: request.headers["webhook-timestamp"] as string,
+          signature: request.headers["webhook-signature"] as string,
+          body: request.body,
+        });
+        expect(verdict.ok).toBe(true);
+      }
+      expect(sold.deliveries).toBe(1);
+      expect(plant.deliveries).toBe(2);
+    } finally {
+      await inProcess.close();
+      await plantsOnly.close();
+      await everything.close();
     }
   });
 });

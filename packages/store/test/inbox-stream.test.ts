@@ -33,6 +33,7 @@ function event(seq: number): InboxEvent {
   return {
     seq,
     webhookId: `w${seq}`,
+    eventType: "newPlant",
     body: Buffer.from("{}"),
     headers: {},
     receivedAt: new Date(0),

@@ -102,6 +102,7 @@ describe("deliver over real HTTP", () => {
       "user-agent": `plant-store/${VERSION}`,
       "webhook-id": message.id,
       "webhook-timestamp": String(Math.floor(NOW / 1000)),
+      "webhook-event-type": "newPlant",
       "content-length": String(body.length),
     });
     const signature = request!.headers["webhook-signature"] as string;
@@ -143,6 +144,29 @@ describe("deliver over real HTTP", () => {
     expect(request!.body.toString("utf8")).toBe(body);
     expect(request!.headers["webhook-signature"]).toBeUndefined();
     expect(request!.headers["user-agent"]).toBe("custom/1");
+    expect(request!.headers["webhook-event-type"]).toBe("newPlant");
+  });
+
+  it("names the message's event type in webhook-event-type, outside the signed content", async () => {
+    const server = await listen((res) => res.writeHead(200).end());
+    const secret = createSecret();
+    const { now } = clock();
+    const message = { id: "msg_sold", eventType: "plantSold", body: '{"plantId":1,"price":2}' };
+    expect(await deliver({ url: server.url, token, secrets: [secret] }, message, { now })).toMatchObject({
+      kind: "delivered",
+    });
+    const [request] = server.received;
+    expect(request!.headers["webhook-event-type"]).toBe("plantSold");
+    // Standard Webhooks signs id.timestamp.body; the type routes, the body is validated against that type's schema.
+    const checked = await verify({
+      secrets: [secret],
+      id: request!.headers["webhook-id"] as string,
+      timestamp: request!.headers["webhook-timestamp"] as string,
+      signature: request!.headers["webhook-signature"] as string,
+      body: request!.body,
+      now,
+    });
+    expect(checked.ok).toBe(true);
   });
 
   it("keeps webhook-id and signs a fresh webhook-timestamp on each attempt", async () => {
@@ -353,6 +377,14 @@ describe("deliver without reaching an endpoint", () => {
       },
     );
     expect(badId).toMatchObject({ kind: "failed", error: expect.stringMatching(/webhook-id/) });
+    for (const eventType of ["", "plant sold", "plantSold\r\nx-injected: 1", 5]) {
+      const badType = await deliver(
+        { url: "http://127.0.0.1/", token, secrets: [] },
+        { id: "msg_1", eventType: eventType as string, body: "{}" },
+        { fetch: refuse },
+      );
+      expect(badType).toMatchObject({ kind: "failed", error: expect.stringMatching(/webhook-event-type/) });
+    }
   });
 
   it("fails when the SSRF guard blocks the address, directly or as a cause", async () => {

@@ -1,4 +1,4 @@
-import { WEBHOOK_HEADERS, WEBHOOK_METHOD } from "@plant-store/spec";
+import { DEFAULT_EVENT_TYPE, EVENT_TYPE_HEADER, WEBHOOK_HEADERS, WEBHOOK_METHOD } from "@plant-store/spec";
 import { functionOption, invalidOption, numberOption, stringOption } from "../options.js";
 import { signatureHeader } from "../signing/index.js";
 import { VERSION } from "../version.js";
@@ -33,7 +33,8 @@ const HEADER_SAFE_ID = /^[\x21-\x7e]+$/;
 /**
  * Makes one delivery attempt: `POST` of the exact body bytes with `Authorization: Bearer`, the Standard
  * Webhooks headers (`webhook-id` = `message.id`, `webhook-timestamp` = this attempt, `webhook-signature`
- * with one `v1,` signature per secret, omitted when there is none) and `user-agent`. Redirects are never
+ * with one `v1,` signature per secret, omitted when there is none), `webhook-event-type` = `message.eventType`
+ * (default `newPlant`: one URL may receive several event types, and the receiver routes on it) and `user-agent`. Redirects are never
  * followed, the whole attempt is bounded by `timeoutMs`, and at most `maxResponseBytes` of the response
  * are read. Rejects only for invalid options (`PlantStoreError` `invalid_option`: `timeoutMs` 1 to 2^31-1 ms,
  * `maxResponseBytes` an integer ≥ 0, functions for `fetch`/`transport`/`now`, a header-safe `userAgent`); every
@@ -43,7 +44,7 @@ const HEADER_SAFE_ID = /^[\x21-\x7e]+$/;
  * - `retry`: 3xx, 429/502/503/504 (with `retryAfterMs` from `Retry-After`), any other status, network
  *   errors and timeouts.
  * - `failed`: the target is unusable — invalid or non-http(s) URL, malformed token or secret, a message
- *   id that cannot be a header, or a fetch rejected with code `ERR_PLANT_STORE_BLOCKED_ADDRESS`.
+ *   id or event type that cannot be a header, or a fetch rejected with code `ERR_PLANT_STORE_BLOCKED_ADDRESS`.
  *
  * @example
  * ```ts
@@ -103,6 +104,12 @@ export async function deliver(
   if (typeof message.id !== "string" || !HEADER_SAFE_ID.test(message.id)) {
     return unusable("The message id must be a non-empty string of visible ASCII to be sent as webhook-id.");
   }
+  const eventType = message.eventType ?? DEFAULT_EVENT_TYPE;
+  if (typeof eventType !== "string" || !HEADER_SAFE_ID.test(eventType)) {
+    return unusable(
+      `The message event type must be a non-empty string of visible ASCII to be sent as ${EVENT_TYPE_HEADER}.`,
+    );
+  }
   if (typeof message.body !== "string" && !(message.body instanceof Uint8Array)) {
     return unusable("The message body must be a string or a Uint8Array holding the exact bytes to send.");
   }
@@ -113,6 +120,7 @@ export async function deliver(
     "user-agent": userAgent,
     [WEBHOOK_HEADERS.id]: message.id,
     [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+    [EVENT_TYPE_HEADER]: eventType,
   };
   if (target.secrets.length > 0) {
     try {

@@ -28,6 +28,8 @@ export interface DeliveryTarget {
  */
 export interface OutgoingMessage {
   id: string;
+  /** Sent as `webhook-event-type`: the catalog type of the event (its operationId). Default `newPlant`. */
+  eventType?: string | undefined;
   /** Sent as is: a string is encoded as UTF-8, bytes are never re-serialized. */
   body: string | Uint8Array;
 }

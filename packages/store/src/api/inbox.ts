@@ -11,6 +11,11 @@ export type HeaderInput =
 export interface InboxRecordInput {
   /** The `webhook-id` header: the deduplication key. */
   webhookId: string;
+  /**
+   * The event type: the catalog entry's `type` (its operationId, e.g. `newPlant`) the receiver validated the
+   * body against. Default `DEFAULT_EVENT_TYPE` (New Plant). 1 to 100 printable characters.
+   */
+  eventType?: string | undefined;
   /** The exact request body bytes (a string is stored as its UTF-8 bytes). */
   body: Uint8Array | string;
   headers?: HeaderInput | undefined;
@@ -23,6 +28,8 @@ export interface InboxEvent {
   /** Commit-ordered sequence number; use it as the SSE event id to resume a stream. */
   seq: number;
   webhookId: string;
+  /** The event type (e.g. `newPlant`); events recorded before event types existed are `newPlant`. */
+  eventType: string;
   /** The exact bytes received. */
   body: Uint8Array;
   /** Kept headers, lower-case names. */
@@ -49,6 +56,8 @@ export interface InboxListOptions {
   cursor?: string | null | undefined;
   /** Only processed (`true`) or unprocessed (`false`) events. */
   processed?: boolean | undefined;
+  /** Only events of this type (e.g. `newPlant`). */
+  type?: string | undefined;
 }
 
 export interface InboxStreamOptions {

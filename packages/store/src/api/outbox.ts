@@ -1,3 +1,4 @@
+import type { Catalog } from "@plant-store/spec";
 import type { Page } from "./inbox.js";
 
 /**
@@ -15,6 +16,14 @@ export interface PublishOptions {
   tx?: SqlClient | undefined;
   /** `lossless` accepts ids beyond 2^53 (bigint); default `safe`, or `lossless` for a bigint id. */
   mode?: "safe" | "lossless" | undefined;
+  /**
+   * The event type: a `type` of `catalog` (the webhook's operationId). Its schema validates the event, it is
+   * stored with the message, sent as the `webhook-event-type` header, and only subscriptions that receive this
+   * type get a delivery. Default `DEFAULT_EVENT_TYPE` (New Plant).
+   */
+  eventType?: string | undefined;
+  /** The webhooks `eventType` is looked up in; default `@plant-store/spec`'s `catalog` (the committed contract). */
+  catalog?: Catalog | undefined;
 }
 
 export interface PublishResult {
@@ -28,6 +37,8 @@ export interface PublishResult {
 
 export interface OutboxMessage {
   id: string;
+  /** The event type it was published as (e.g. `newPlant`). */
+  eventType: string;
   /** The exact JSON bytes that are sent. */
   body: Uint8Array;
   idempotencyKey: string | null;
@@ -70,7 +81,8 @@ export interface ClaimedDelivery extends LeaseRef {
   leaseExpiresAt: Date;
   /** When it became due: claims are handed out in this order. */
   dueAt: Date;
-  message: { id: string; body: Uint8Array; createdAt: Date };
+  /** `eventType` is sent as the `webhook-event-type` header. */
+  message: { id: string; eventType: string; body: Uint8Array; createdAt: Date };
   /** Decrypted; `secrets` holds only those not expired. */
   subscription: { id: string; url: string; token: string; secrets: string[] };
 }

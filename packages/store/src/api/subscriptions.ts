@@ -15,6 +15,8 @@ export interface Subscription {
   token: string;
   secrets: SigningSecret[];
   enabled: boolean;
+  /** The event types it receives (as Svix's `filterTypes`); `null` = every event type. */
+  eventTypes: string[] | null;
   disabledReason: string | null;
   disabledAt: Date | null;
   /** Start of the current failure streak (first failed attempt since the last success), for auto-disable. */
@@ -31,6 +33,11 @@ export interface CreateSubscriptionInput {
   secrets?: readonly SecretInput[] | undefined;
   /** Default `true`. */
   enabled?: boolean | undefined;
+  /**
+   * The event types it receives: a non-empty list of distinct types (each 1 to 100 characters), or `null` /
+   * absent for every type. The store does not check them against a catalog (the caller does).
+   */
+  eventTypes?: readonly string[] | null | undefined;
 }
 
 export interface UpdateSubscriptionInput {
@@ -38,6 +45,8 @@ export interface UpdateSubscriptionInput {
   token?: string | undefined;
   /** Replaces the whole list. */
   secrets?: readonly SecretInput[] | undefined;
+  /** Replaces the filter; `null` = every event type from now on. */
+  eventTypes?: readonly string[] | null | undefined;
 }
 
 /**

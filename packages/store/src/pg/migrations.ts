@@ -122,6 +122,19 @@ CREATE TRIGGER deliveries_count_delete AFTER DELETE ON ${s}.deliveries
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.deliveries_count_delete();
 `,
   },
+  {
+    version: 3,
+    name: "event types",
+    // Rows written before event types existed were all New Plant (the spec's default event): a constant default
+    // is stored in the catalog, no table rewrite. `subscriptions.event_types` NULL = every type.
+    // No index on inbox_events.event_type: it would cost every inbox write a page, and `list({ type })` walks
+    // the primary key newest first, stopping at a page of matches.
+    sql: (s) => `
+ALTER TABLE ${s}.inbox_events ADD COLUMN event_type text NOT NULL DEFAULT 'newPlant';
+ALTER TABLE ${s}.messages ADD COLUMN event_type text NOT NULL DEFAULT 'newPlant';
+ALTER TABLE ${s}.subscriptions ADD COLUMN event_types text[];
+`,
+  },
 ];
 
 /** The newest schema version this package knows. */

@@ -4,18 +4,20 @@
  */
 
 /**
- * Publish: insert the message (idempotency key unique) and fan out to every enabled subscription;
- * NOTIFY idle workers, delivered at commit (so never for a rolled-back transaction).
- * Params: id, idempotency key, body, now, channel.
+ * Publish: insert the message (idempotency key unique) and fan out to every enabled subscription that receives
+ * its type (`event_types` NULL = every type); NOTIFY idle workers, delivered at commit (so never for a
+ * rolled-back transaction).
+ * Params: id, idempotency key, body, now, channel, event type.
  */
 export const publishSql = (s: string) => `
 WITH msg AS (
-  INSERT INTO ${s}.messages (id, idempotency_key, body, created_at) VALUES ($1, $2, $3, $4)
+  INSERT INTO ${s}.messages (id, idempotency_key, body, created_at, event_type) VALUES ($1, $2, $3, $4, $6)
   ON CONFLICT (idempotency_key) DO NOTHING
   RETURNING id
 ), fan_out AS (
   INSERT INTO ${s}.deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
-  SELECT msg.id, sub.id, 'pending', $4, $4, $4 FROM msg, ${s}.subscriptions sub WHERE sub.enabled ORDER BY sub.id
+  SELECT msg.id, sub.id, 'pending', $4, $4, $4 FROM msg, ${s}.subscriptions sub
+  WHERE sub.enabled AND (sub.event_types IS NULL OR $6 = ANY(sub.event_types)) ORDER BY sub.id
   RETURNING 1
 ), counted AS (SELECT count(*)::int AS n FROM fan_out)
 SELECT (SELECT id FROM msg) AS id, counted.n AS deliveries,
@@ -59,7 +61,7 @@ WITH candidates AS (
   FROM due WHERE d.id = due.id
   RETURNING d.id, d.message_id, d.subscription_id, due.due_at AS was_due, due.attempts
 )
-SELECT l.id, l.was_due, l.attempts, m.id AS message_id, m.body, m.created_at,
+SELECT l.id, l.was_due, l.attempts, m.id AS message_id, m.event_type, m.body, m.created_at,
        sub.id AS subscription_id, sub.url, sub.token, sub.secrets
 FROM leased l
 JOIN ${s}.messages m ON m.id = l.message_id

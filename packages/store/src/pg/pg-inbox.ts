@@ -1,3 +1,4 @@
+import { DEFAULT_EVENT_TYPE } from "@plant-store/spec";
 import type { Inbox, InboxRecordInput, InboxRecordResult } from "../api/inbox.js";
 import { StoreUnavailableError } from "../errors.js";
 import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
@@ -6,11 +7,12 @@ import { GroupCommitter } from "../shared/group-commit.js";
 import { keptHeaderSet, pickHeaders } from "../shared/headers.js";
 import { type InboxRow, toInboxEvent } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
-import { checkKey, copyBody } from "../shared/validate.js";
+import { checkEventType, checkKey, copyBody } from "../shared/validate.js";
 import { type PgContext, query } from "./context.js";
 
 interface PendingRow {
   webhookId: string;
+  eventType: string;
   body: Buffer;
   headers: Record<string, string>;
   receivedAt: number;
@@ -37,8 +39,8 @@ export function createPgInbox(ctx: PgContext): PgInbox {
   const keep = keptHeaderSet(ctx.options.keepHeaders);
   const insertSql = `
 WITH ins AS (
-  INSERT INTO ${s}.inbox_events (webhook_id, body, headers, received_at)
-  SELECT * FROM unnest($1::text[], $2::bytea[], $3::jsonb[], $4::bigint[])
+  INSERT INTO ${s}.inbox_events (webhook_id, body, headers, received_at, event_type)
+  SELECT * FROM unnest($1::text[], $2::bytea[], $3::jsonb[], $4::bigint[], $6::text[])
   ON CONFLICT (webhook_id) DO NOTHING
   RETURNING seq, webhook_id
 )
@@ -56,6 +58,7 @@ SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
       rows.map((r) => JSON.stringify(r.headers)),
       rows.map((r) => r.receivedAt),
       ctx.channels.inbox,
+      rows.map((r) => r.eventType),
     ]);
     const seqOf = new Map(inserted.map((r) => [r.webhook_id, Number(r.seq)]));
     return batch.map((row): InboxRecordResult => {
@@ -67,6 +70,7 @@ SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
         event: {
           seq,
           webhookId: row.webhookId,
+          eventType: row.eventType,
           body: row.body,
           headers: row.headers,
           receivedAt: new Date(row.receivedAt),
@@ -86,6 +90,7 @@ SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
         throw new StoreUnavailableError("The store is closed.", { code: "store_closed" });
       const row: PendingRow = {
         webhookId: checkKey(input?.webhookId, "webhook id"),
+        eventType: checkEventType(input.eventType, DEFAULT_EVENT_TYPE),
         body: copyBody(input.body),
         headers: pickHeaders(input.headers, keep),
         receivedAt: input.receivedAt === undefined ? ctx.options.now() : toMillis(input.receivedAt),
@@ -102,14 +107,18 @@ SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
     async list(options = {}) {
       const limit = pageLimit(options.limit);
       const before = decodeCursor(options.cursor);
-      const conditions = [before === null ? "" : "seq < $2", processedFilter(options.processed)].filter(
-        Boolean,
-      );
+      const type = options.type === undefined ? undefined : checkEventType(options.type, "");
+      const params: unknown[] = [limit + 1];
+      const conditions = [
+        before === null ? "" : `seq < $${params.push(before)}`,
+        type === undefined ? "" : `event_type = $${params.push(type)}`,
+        processedFilter(options.processed),
+      ].filter(Boolean);
       const rows = await query<InboxRow>(
         ctx,
         `SELECT * FROM ${s}.inbox_events ${conditions.length ? `WHERE ${conditions.join(" AND ")}` : ""}
          ORDER BY seq DESC LIMIT $1`,
-        before === null ? [limit + 1] : [limit + 1, before],
+        params,
       );
       const items = rows.slice(0, limit).map(toInboxEvent);
       const last = items.at(-1);

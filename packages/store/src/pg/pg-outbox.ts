@@ -5,7 +5,7 @@ import { StoreConflictError } from "../errors.js";
 import { attemptValues } from "../shared/attempt.js";
 import { claimPlan } from "../shared/claim-plan.js";
 import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
-import { prepareEvent } from "../shared/prepare-event.js";
+import { checkReplay, prepareEvent } from "../shared/prepare-event.js";
 import {
   type AttemptRow,
   type DeliveryRow,
@@ -36,6 +36,7 @@ interface ClaimRow {
   was_due: string;
   attempts: number;
   message_id: string;
+  event_type: string;
   body: Uint8Array;
   created_at: string;
   subscription_id: string;
@@ -107,12 +108,12 @@ export function createPgOutbox(ctx: PgContext): Outbox {
   return {
     async publish(event, options = {}) {
       const key = options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey);
-      const body = prepareEvent(event, options.mode);
+      const prepared = prepareEvent(event, options);
       const at = now();
       const [row] = await query<{ id: string | null; deliveries: number }>(
         ctx,
         publish,
-        [ctx.nextId(), key, body, at, ctx.channels.outbox],
+        [ctx.nextId(), key, prepared.body, at, ctx.channels.outbox, prepared.eventType],
         options.tx,
       );
       if (row?.id)
@@ -125,12 +126,13 @@ export function createPgOutbox(ctx: PgContext): Outbox {
         [key],
         options.tx,
       );
-      if (!existing || !Buffer.from(existing.body).equals(Buffer.from(body))) {
+      if (!existing) {
         throw new StoreConflictError(
           "idempotency_conflict",
           "This idempotency key was already used for a different event; use a new key.",
         );
       }
+      checkReplay(existing, prepared);
       return {
         messageId: existing.id,
         duplicate: true,
@@ -168,7 +170,12 @@ export function createPgOutbox(ctx: PgContext): Outbox {
           attempt: Number(r.attempts) + 1,
           leaseExpiresAt: new Date(at + plan.leaseMs),
           dueAt: new Date(Number(r.was_due)),
-          message: { id: r.message_id, body: r.body, createdAt: new Date(Number(r.created_at)) },
+          message: {
+            id: r.message_id,
+            eventType: r.event_type,
+            body: r.body,
+            createdAt: new Date(Number(r.created_at)),
+          },
           subscription: {
             id: r.subscription_id,
             url: r.url,

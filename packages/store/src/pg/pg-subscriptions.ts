@@ -9,7 +9,7 @@ import {
   sealToken,
   storedSecrets,
 } from "../shared/subscription-codec.js";
-import { checkGraceMs, checkUrl } from "../shared/validate.js";
+import { checkEventTypes, checkGraceMs, checkUrl } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
 
 /**
@@ -68,8 +68,8 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
       const at = now();
       const [row] = await query<SubscriptionRow>(
         ctx,
-        `INSERT INTO ${s}.subscriptions (id, url, token, secrets, enabled, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING *`,
+        `INSERT INTO ${s}.subscriptions (id, url, token, secrets, enabled, event_types, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $7, $6, $6) RETURNING *`,
         [
           id,
           checkUrl(input.url),
@@ -77,6 +77,7 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
           JSON.stringify(sealSecrets(box, id, input.secrets ?? [], at)),
           input.enabled !== false,
           at,
+          checkEventTypes(input.eventTypes),
         ],
       );
       return decode(row as SubscriptionRow);
@@ -102,7 +103,8 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
         const at = now();
         const [row] = await query<SubscriptionRow>(
           ctx,
-          `UPDATE ${s}.subscriptions SET url = $2, token = $3, secrets = $4, updated_at = $5 WHERE id = $1 RETURNING *`,
+          `UPDATE ${s}.subscriptions SET url = $2, token = $3, secrets = $4, updated_at = $5, event_types = $6
+           WHERE id = $1 RETURNING *`,
           [
             id,
             patch.url === undefined ? current.url : checkUrl(patch.url),
@@ -113,6 +115,7 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
                 : sealSecrets(box, id, patch.secrets, at),
             ),
             at,
+            patch.eventTypes === undefined ? current.event_types : checkEventTypes(patch.eventTypes),
           ],
           client,
         );

@@ -117,6 +117,10 @@ export async function* followInbox(
       if (above >= BATCH || pending.size > 0) continue;
       if (!(await source.notifier.wait({ signal, timeoutMs: pollMs, since: generation }))) sweep = true;
     }
+  } catch (error) {
+    // A query refused because the store closed (or the caller stopped) meanwhile ends the stream, as promised.
+    if (signal.aborted) return;
+    throw error;
   } finally {
     off();
   }

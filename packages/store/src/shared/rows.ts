@@ -8,6 +8,7 @@ type Int = number | string;
 export interface InboxRow {
   seq: Int;
   webhook_id: string;
+  event_type: string;
   body: Uint8Array;
   headers: string | Record<string, string>;
   received_at: Int;
@@ -18,6 +19,7 @@ export function toInboxEvent(row: InboxRow): InboxEvent {
   return {
     seq: Number(row.seq),
     webhookId: row.webhook_id,
+    eventType: row.event_type,
     body: row.body,
     headers: typeof row.headers === "string" ? JSON.parse(row.headers) : row.headers,
     receivedAt: new Date(Number(row.received_at)),
@@ -89,6 +91,7 @@ export function toAttempt(row: AttemptRow): DeliveryAttempt {
 export interface MessageRow {
   id: string;
   idempotency_key: string | null;
+  event_type: string;
   body: Uint8Array;
   created_at: Int;
 }
@@ -96,6 +99,7 @@ export interface MessageRow {
 export function toMessage(row: MessageRow): OutboxMessage {
   return {
     id: row.id,
+    eventType: row.event_type,
     body: row.body,
     idempotencyKey: row.idempotency_key,
     createdAt: new Date(Number(row.created_at)),

@@ -12,6 +12,8 @@ export interface SubscriptionRow {
   token: string;
   secrets: string | StoredSecret[];
   enabled: number | boolean;
+  /** SQLite: JSON text; pg: text[]; NULL = every event type. */
+  event_types: string | string[] | null;
   disabled_reason: string | null;
   disabled_at: number | string | null;
   failing_since: number | string | null;
@@ -82,6 +84,8 @@ export function decodeSubscription(box: SecretBox, row: SubscriptionRow): Subscr
       }),
     ),
     enabled: row.enabled === true || row.enabled === 1,
+    eventTypes:
+      typeof row.event_types === "string" ? (JSON.parse(row.event_types) as string[]) : row.event_types,
     disabledReason: row.disabled_reason,
     disabledAt: toDate(row.disabled_at),
     failingSince: toDate(row.failing_since),

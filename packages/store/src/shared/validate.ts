@@ -126,3 +126,56 @@ export function checkGraceMs(value: number | undefined): number {
   }
   return graceMs;
 }
+
+/** The longest event type the store keeps (a catalog's operationIds are far shorter). */
+export const MAX_EVENT_TYPE_LENGTH = 100;
+
+const isEventType = (value: unknown): value is string =>
+  typeof value === "string" &&
+  value.length > 0 &&
+  value.length <= MAX_EVENT_TYPE_LENGTH &&
+  !/[\s\p{Cc}]/u.test(value);
+
+/**
+ * An event type: 1 to 100 characters, no spaces or control characters; `undefined` is the default type.
+ *
+ * @example
+ * ```ts
+ * checkEventType(undefined, "newPlant"); // "newPlant"
+ * checkEventType("", "newPlant"); // throws StoreInputError (invalid_event_type)
+ * ```
+ */
+export function checkEventType(value: unknown, fallback: string): string {
+  if (value === undefined) return fallback;
+  if (!isEventType(value)) {
+    throw new StoreInputError(
+      "invalid_event_type",
+      `The event type must be 1 to ${MAX_EVENT_TYPE_LENGTH} characters without spaces, e.g. "newPlant".`,
+    );
+  }
+  return value;
+}
+
+/**
+ * A subscription's event type filter: `null` (every type) or a non-empty list of distinct event types.
+ *
+ * @example
+ * ```ts
+ * checkEventTypes(["newPlant"]); // ["newPlant"]
+ * checkEventTypes([]); // throws StoreInputError (invalid_event_types)
+ * ```
+ */
+export function checkEventTypes(value: unknown): string[] | null {
+  if (value === null || value === undefined) return null;
+  const problem = !Array.isArray(value)
+    ? "must be an array of event types, or null for every type"
+    : value.length === 0
+      ? "must not be empty (use null for every event type)"
+      : !value.every(isEventType)
+        ? `must hold event types of 1 to ${MAX_EVENT_TYPE_LENGTH} characters without spaces`
+        : new Set(value).size !== value.length
+          ? "must not name an event type twice"
+          : undefined;
+  if (problem) throw new StoreInputError("invalid_event_types", `eventTypes ${problem}, e.g. ["newPlant"].`);
+  return [...(value as string[])];
+}

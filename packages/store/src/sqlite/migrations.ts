@@ -108,6 +108,19 @@ CREATE TRIGGER deliveries_count_delete AFTER DELETE ON deliveries BEGIN
 END;
 `,
   },
+  {
+    version: 3,
+    name: "event types",
+    // Rows written before event types existed were all New Plant (the spec's default event): ADD COLUMN with a
+    // constant default rewrites nothing. `subscriptions.event_types` is a JSON array of types, NULL = every type.
+    // No index on inbox_events.event_type: it would cost every inbox write a page, and `list({ type })` walks
+    // the primary key newest first, stopping at a page of matches.
+    sql: `
+ALTER TABLE inbox_events ADD COLUMN event_type TEXT NOT NULL DEFAULT 'newPlant';
+ALTER TABLE messages ADD COLUMN event_type TEXT NOT NULL DEFAULT 'newPlant';
+ALTER TABLE subscriptions ADD COLUMN event_types TEXT;
+`,
+  },
 ];
 
 /** The newest schema version this package knows. */

@@ -11,7 +11,8 @@
  * that expired or was released after the disable) are failed by the claim, never leased.
  * Params: now, subscription ids to skip (JSON array), limit.
  */
-export const CLAIM_DUE = `SELECT d.id, d.due_at, d.attempts, d.subscription_id, m.id AS message_id, m.body, m.created_at,
+export const CLAIM_DUE = `SELECT d.id, d.due_at, d.attempts, d.subscription_id, m.id AS message_id, m.event_type, m.body,
+  m.created_at,
   s.enabled
 FROM deliveries d JOIN messages m ON m.id = d.message_id JOIN subscriptions s ON s.id = d.subscription_id
 WHERE d.state IN ('pending', 'leased') AND d.due_at <= ?

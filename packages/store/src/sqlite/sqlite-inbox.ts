@@ -1,3 +1,4 @@
+import { DEFAULT_EVENT_TYPE } from "@plant-store/spec";
 import type { Inbox, InboxEvent, InboxRecordInput, InboxRecordResult } from "../api/inbox.js";
 import { StoreUnavailableError } from "../errors.js";
 import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
@@ -6,11 +7,12 @@ import { GroupCommitter } from "../shared/group-commit.js";
 import { keptHeaderSet, pickHeaders } from "../shared/headers.js";
 import { type InboxRow, toInboxEvent } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
-import { checkKey, copyBody } from "../shared/validate.js";
+import { checkEventType, checkKey, copyBody } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 
 interface PendingRow {
   webhookId: string;
+  eventType: string;
   body: Buffer;
   headers: Record<string, string>;
   receivedAt: number;
@@ -36,16 +38,23 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
   // No RETURNING: SQLite materialises RETURNING rows through a temporary table, which made each insert take
   // about twice as long. `changes` tells a duplicate (0) from an insert, `lastInsertRowid` is its seq.
   const insert = ctx.sql(
-    `INSERT INTO inbox_events (webhook_id, body, headers, received_at) VALUES (?, ?, ?, ?)
+    `INSERT INTO inbox_events (webhook_id, event_type, body, headers, received_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (webhook_id) DO NOTHING`,
   );
   const writeBatch = ctx.db.transaction((rows: PendingRow[]): InboxRecordResult[] =>
     rows.map((row): InboxRecordResult => {
-      const inserted = insert.run(row.webhookId, row.body, JSON.stringify(row.headers), row.receivedAt);
+      const inserted = insert.run(
+        row.webhookId,
+        row.eventType,
+        row.body,
+        JSON.stringify(row.headers),
+        row.receivedAt,
+      );
       if (inserted.changes === 0) return { duplicate: true, webhookId: row.webhookId };
       const event: InboxEvent = {
         seq: Number(inserted.lastInsertRowid),
         webhookId: row.webhookId,
+        eventType: row.eventType,
         body: row.body,
         headers: row.headers,
         receivedAt: new Date(row.receivedAt),
@@ -82,6 +91,7 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
       try {
         row = {
           webhookId: checkKey(input?.webhookId, "webhook id"),
+          eventType: checkEventType(input.eventType, DEFAULT_EVENT_TYPE),
           body: copyBody(input.body),
           headers: pickHeaders(input.headers, keep),
           receivedAt: input.receivedAt === undefined ? ctx.options.now() : toMillis(input.receivedAt),
@@ -103,11 +113,15 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
       runSqlite(ctx, () => {
         const limit = pageLimit(options.limit);
         const before = decodeCursor(options.cursor);
-        const conditions = [before === null ? "" : "seq < ?", processedFilter(options.processed)].filter(
-          Boolean,
-        );
+        const type = options.type === undefined ? undefined : checkEventType(options.type, "");
+        const conditions = [
+          before === null ? "" : "seq < ?",
+          type === undefined ? "" : "event_type = ?",
+          processedFilter(options.processed),
+        ].filter(Boolean);
         const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
-        const rows = list(where, before === null ? [] : [before], limit);
+        const params = [...(before === null ? [] : [before]), ...(type === undefined ? [] : [type])];
+        const rows = list(where, params, limit);
         const items = rows.slice(0, limit);
         const last = items.at(-1);
         return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };

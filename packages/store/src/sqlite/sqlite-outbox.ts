@@ -6,7 +6,7 @@ import { type AttemptValues, attemptValues } from "../shared/attempt.js";
 import { type ClaimPlan, claimPlan, pickDue } from "../shared/claim-plan.js";
 import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
 import { GroupCommitter } from "../shared/group-commit.js";
-import { prepareEvent } from "../shared/prepare-event.js";
+import { checkReplay, prepareEvent } from "../shared/prepare-event.js";
 import {
   type AttemptRow,
   type DeliveryRow,
@@ -46,6 +46,7 @@ interface DueRow {
   attempts: number;
   subscription_id: string;
   message_id: string;
+  event_type: string;
   body: Uint8Array;
   created_at: number;
   enabled: number;
@@ -65,8 +66,8 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
   const now = () => ctx.options.now();
   let claimGeneration = 0;
 
-  type PublishItem = { body: Uint8Array; key: string | null; at: number };
-  const publishOne = ({ body, key, at }: PublishItem) => {
+  type PublishItem = { body: Uint8Array; eventType: string; key: string | null; at: number };
+  const publishOne = ({ body, eventType, key, at }: PublishItem) => {
     if (key !== null) {
       const existing = ctx.sql("SELECT * FROM messages WHERE idempotency_key = ?").get(key) as
         | MessageRow
@@ -79,14 +80,17 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
     }
     const id = ctx.nextId();
     ctx
-      .sql("INSERT INTO messages (id, idempotency_key, body, created_at) VALUES (?, ?, ?, ?)")
-      .run(id, key, body, at);
+      .sql("INSERT INTO messages (id, idempotency_key, event_type, body, created_at) VALUES (?, ?, ?, ?, ?)")
+      .run(id, key, eventType, body, at);
+    // Only the subscriptions that receive this type (event_types NULL = every type).
     const fanOut = ctx
       .sql(
         `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
-         SELECT ?, id, 'pending', ?, ?, ? FROM subscriptions WHERE enabled = 1 ORDER BY id`,
+         SELECT ?, id, 'pending', ?, ?, ? FROM subscriptions
+         WHERE enabled = 1 AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
+         ORDER BY id`,
       )
-      .run(id, at, at, at);
+      .run(id, at, at, at, eventType);
     return { existing: undefined, id, deliveries: fanOut.changes };
   };
   type Published = ReturnType<typeof publishOne>;
@@ -147,7 +151,12 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
         attempt: row.attempts + 1,
         leaseExpiresAt,
         dueAt: new Date(row.due_at),
-        message: { id: row.message_id, body: row.body, createdAt: new Date(row.created_at) },
+        message: {
+          id: row.message_id,
+          eventType: row.event_type,
+          body: row.body,
+          createdAt: new Date(row.created_at),
+        },
         subscription: subscriptionOf(row.subscription_id),
       };
     });
@@ -326,21 +335,14 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
       if (options.tx !== undefined) {
         throw new StoreInputError("invalid_option", "publish({ tx }) needs the PostgreSQL backend.");
       }
-      const item: PublishItem = {
-        key: options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey),
-        body: prepareEvent(event, options.mode),
-        at: now(),
-      };
+      const key = options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey);
+      const prepared = prepareEvent(event, options);
+      const item: PublishItem = { key, body: prepared.body, eventType: prepared.eventType, at: now() };
       const result = ctx.options.groupCommit
         ? await publisher.submit(item)
         : await runSqlite(ctx, () => commitPublishes([item])[0] as Published);
       if (result.existing) {
-        if (!Buffer.from(result.existing.body).equals(Buffer.from(item.body))) {
-          throw new StoreConflictError(
-            "idempotency_conflict",
-            "This idempotency key was already used for a different event; use a new key.",
-          );
-        }
+        checkReplay(result.existing, prepared);
         return {
           messageId: result.existing.id,
           duplicate: true,

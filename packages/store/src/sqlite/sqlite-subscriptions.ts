@@ -8,7 +8,7 @@ import {
   sealToken,
   storedSecrets,
 } from "../shared/subscription-codec.js";
-import { checkGraceMs, checkUrl } from "../shared/validate.js";
+import { checkEventTypes, checkGraceMs, checkUrl } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 
 /** The longest rotation grace (Stripe's maximum too): the old secret must stop signing at a real time. */
@@ -60,8 +60,8 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
         const at = now();
         ctx
           .sql(
-            `INSERT INTO subscriptions (id, url, token, secrets, enabled, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO subscriptions (id, url, token, secrets, enabled, event_types, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             id,
@@ -69,6 +69,7 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
             sealToken(box, id, input.token),
             JSON.stringify(sealSecrets(box, id, input.secrets ?? [], at)),
             input.enabled === false ? 0 : 1,
+            jsonOrNull(checkEventTypes(input.eventTypes)),
             at,
             at,
           );
@@ -94,13 +95,18 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
         const current = mustGet(id);
         const at = now();
         ctx
-          .sql("UPDATE subscriptions SET url = ?, token = ?, secrets = ?, updated_at = ? WHERE id = ?")
+          .sql(
+            "UPDATE subscriptions SET url = ?, token = ?, secrets = ?, event_types = ?, updated_at = ? WHERE id = ?",
+          )
           .run(
             patch.url === undefined ? current.url : checkUrl(patch.url),
             patch.token === undefined ? current.token : sealToken(box, id, patch.token),
             patch.secrets === undefined
               ? JSON.stringify(storedSecrets(current.secrets))
               : JSON.stringify(sealSecrets(box, id, patch.secrets, at)),
+            patch.eventTypes === undefined
+              ? current.event_types
+              : jsonOrNull(checkEventTypes(patch.eventTypes)),
             at,
             id,
           );
@@ -144,3 +150,5 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
       }),
   };
 }
+
+const jsonOrNull = (types: string[] | null): string | null => (types === null ? null : JSON.stringify(types));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { StoreInputError } from "../../src/index.js";
-import { NEW_PLANT, type TestBackend } from "../support/backends.js";
+import { NEW_PLANT, PLANT_SOLD, type TestBackend } from "../support/backends.js";
 
 /** Inbox: idempotent record, listing, streaming, processing, counting. */
 export function inboxConformance(backend: () => TestBackend): void {
@@ -99,6 +99,71 @@ export function inboxConformance(backend: () => TestBackend): void {
         ).rejects.toMatchObject({ name: "StoreInputError", code: "invalid_body" });
       }
       expect(await store.inbox.count()).toBe(0);
+    });
+
+    it("records each event's type (New Plant by default), lists by type and streams it", async () => {
+      const store = await backend().open();
+      const controller = new AbortController();
+      const streamed: [string, string][] = [];
+      const done = (async () => {
+        for await (const e of store.inbox.stream({ after: 0, signal: controller.signal })) {
+          streamed.push([e.webhookId, e.eventType]);
+          if (streamed.length === 25) controller.abort();
+        }
+      })();
+      const first = await store.inbox.record({ webhookId: "msg_plain", body: NEW_PLANT(1) });
+      expect(first).toMatchObject({ duplicate: false, event: { eventType: "newPlant" } });
+      const typed = [];
+      for (let i = 0; i < 24; i++) {
+        typed.push(
+          await store.inbox.record({
+            webhookId: `msg_${i}`,
+            eventType: i % 3 === 0 ? "plantSold" : "newPlant",
+            body: i % 3 === 0 ? JSON.stringify(PLANT_SOLD(i)) : NEW_PLANT(i),
+          }),
+        );
+      }
+      expect(typed.map((r) => !r.duplicate && r.event.eventType)).toEqual(
+        Array.from({ length: 24 }, (_, i) => (i % 3 === 0 ? "plantSold" : "newPlant")),
+      );
+      expect((await store.inbox.get("msg_3"))!.eventType).toBe("plantSold");
+      expect((await store.inbox.get("msg_plain"))!.eventType).toBe("newPlant");
+
+      const sold: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await store.inbox.list({ type: "plantSold", limit: 3, cursor });
+        expect(page.items.every((e) => e.eventType === "plantSold")).toBe(true);
+        sold.push(...page.items.map((e) => e.webhookId));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(sold).toEqual(["msg_21", "msg_18", "msg_15", "msg_12", "msg_9", "msg_6", "msg_3", "msg_0"]);
+      expect((await store.inbox.list({ type: "newPlant", limit: 1000 })).items).toHaveLength(17);
+      await store.inbox.markProcessed("msg_3");
+      expect(
+        (await store.inbox.list({ type: "plantSold", processed: true })).items.map((e) => e.webhookId),
+      ).toEqual(["msg_3"]);
+      expect((await store.inbox.list({ type: "plantEaten" })).items).toEqual([]);
+
+      await done;
+      expect(streamed).toHaveLength(25);
+      expect(streamed.filter(([, type]) => type === "plantSold")).toHaveLength(8);
+      expect(Object.fromEntries(streamed)).toMatchObject({ msg_plain: "newPlant", msg_0: "plantSold" });
+    });
+
+    it("refuses an event type that is empty, too long or not text, in record and list", async () => {
+      const store = await backend().open();
+      for (const eventType of ["", "x".repeat(101), "new plant", 5, null]) {
+        await expect(
+          store.inbox.record({ webhookId: "m", eventType: eventType as string, body: "{}" }),
+        ).rejects.toMatchObject({ name: "StoreInputError", code: "invalid_event_type" });
+        await expect(store.inbox.list({ type: eventType as string })).rejects.toMatchObject({
+          code: "invalid_event_type",
+        });
+      }
+      expect(await store.inbox.count()).toBe(0);
+      await store.inbox.record({ webhookId: "m", eventType: "x".repeat(100), body: "{}" });
+      expect((await store.inbox.get("m"))!.eventType).toHaveLength(100);
     });
 
     it("lists newest first with cursor pagination and filters by processed", async () => {

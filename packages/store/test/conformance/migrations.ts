@@ -69,6 +69,11 @@ export function migrationConformance(backend: () => TestBackend, create: () => T
         new Date(1_735_689_605_000),
       );
 
+      // Everything written before event types existed was New Plant, and every subscription received it.
+      expect((await store.inbox.list()).items.map((e) => e.eventType)).toEqual(["newPlant", "newPlant"]);
+      expect((await store.inbox.list({ type: "newPlant" })).items).toHaveLength(2);
+      expect((await store.subscriptions.list()).every((sub) => sub.eventTypes === null)).toBe(true);
+
       const claimed = await store.outbox.claim(10, { leaseMs: 1000, workerId: "w" });
       expect(claimed.map((d) => [d.id, d.attempt])).toEqual([
         [5, 1],
@@ -76,6 +81,7 @@ export function migrationConformance(backend: () => TestBackend, create: () => T
         [4, 3],
       ]);
       expect(claimed[0]!.subscription.token).toBe("psk_FixtureTokenA");
+      expect(claimed.map((d) => d.message.eventType)).toEqual(["newPlant", "newPlant", "newPlant"]);
       await store.outbox.complete(claimed[2]!, { attempt: { status: 200, latencyMs: 5 } });
       expect((await store.outbox.listAttempts(4)).map((a) => a.attempt)).toEqual([1, 2, 3]);
       expect(await store.outbox.stats()).toMatchObject({ pending: 0, leased: 2, delivered: 3, failed: 1 });

@@ -1,7 +1,7 @@
 import { createSecret } from "@plant-store/core";
 import { describe, expect, it } from "vitest";
-import { type ClaimedDelivery, InvalidEventError, type Store } from "../../src/index.js";
-import { manualClock, NEW_PLANT, type TestBackend } from "../support/backends.js";
+import { type ClaimedDelivery, InvalidEventError, type Store, StoreInputError } from "../../src/index.js";
+import { manualClock, NEW_PLANT, PLANT_SOLD, TEST_CATALOG, type TestBackend } from "../support/backends.js";
 
 const LEASE = { leaseMs: 30_000, workerId: "w1" };
 
@@ -98,6 +98,95 @@ export function outboxConformance(backend: () => TestBackend): void {
       await expect(store.outbox.publish(NEW_PLANT(2), { idempotencyKey: "order-1" })).rejects.toMatchObject({
         code: "idempotency_conflict",
       });
+    });
+
+    it("publishes any event type of the catalog, validated by its schema, to the subscriptions that receive it", async () => {
+      const store = await backend().open();
+      const everything = await store.subscriptions.create({ url: "https://a.example/hook", token: "psk_a" });
+      const plants = await store.subscriptions.create({
+        url: "https://b.example/hook",
+        token: "psk_b",
+        eventTypes: ["newPlant"],
+      });
+      const sales = await store.subscriptions.create({
+        url: "https://c.example/hook",
+        token: "psk_c",
+        eventTypes: ["plantSold"],
+      });
+      const both = await store.subscriptions.create({
+        url: "https://d.example/hook",
+        token: "psk_d",
+        eventTypes: ["plantSold", "newPlant"],
+      });
+      await store.subscriptions.create({
+        url: "https://e.example/hook",
+        token: "psk_e",
+        eventTypes: ["plantSold"],
+        enabled: false,
+      });
+      const targets = async (messageId: string) =>
+        (await store.outbox.listDeliveries({ messageId })).items.map((d) => d.subscriptionId).sort();
+
+      const plant = await store.outbox.publish(NEW_PLANT(1));
+      expect(plant.deliveries).toBe(3);
+      expect(await targets(plant.messageId)).toEqual([everything.id, plants.id, both.id].sort());
+      expect((await store.outbox.getMessage(plant.messageId))!.eventType).toBe("newPlant");
+
+      const sale = await store.outbox.publish(PLANT_SOLD(9_223_372_036_854_775_807n), {
+        eventType: "plantSold",
+        catalog: TEST_CATALOG,
+      });
+      expect(sale.deliveries).toBe(3);
+      expect(await targets(sale.messageId)).toEqual([everything.id, sales.id, both.id].sort());
+      const stored = (await store.outbox.getMessage(sale.messageId))!;
+      expect(stored.eventType).toBe("plantSold");
+      expect(Buffer.from(stored.body).toString()).toBe('{"plantId":9223372036854775807,"price":12.5}');
+
+      // The type's schema validates: a New Plant is not a Plant Sold, and the other way round.
+      const wrong = await store.outbox
+        .publish(NEW_PLANT(2), { eventType: "plantSold", catalog: TEST_CATALOG })
+        .catch((e: unknown) => e);
+      expect(wrong).toBeInstanceOf(InvalidEventError);
+      expect((wrong as InvalidEventError).issues.map((i) => i.pointer)).toContain("/plantId");
+      await expect(store.outbox.publish(PLANT_SOLD(3))).rejects.toMatchObject({
+        code: "invalid_event",
+        kind: "schema",
+      });
+      // A type the catalog does not hold is refused with the known ones listed.
+      for (const [eventType, catalog] of [
+        ["plantSold", undefined],
+        ["plantEaten", TEST_CATALOG],
+      ] as const) {
+        const unknown = await store.outbox.publish(PLANT_SOLD(4), { eventType, catalog }).catch((e) => e);
+        expect(unknown).toBeInstanceOf(StoreInputError);
+        expect(unknown).toMatchObject({ code: "unknown_event_type" });
+        expect((unknown as Error).message).toContain(`Unknown event "${eventType}"`);
+        expect((unknown as Error).message).toContain("newPlant (New Plant, POST /plant/webhook)");
+      }
+
+      const claimed = await store.outbox.claim(10, LEASE);
+      expect(
+        claimed.filter((d) => d.subscription.id === both.id).map((d) => [d.message.id, d.message.eventType]),
+      ).toEqual([
+        [plant.messageId, "newPlant"],
+        [sale.messageId, "plantSold"],
+      ]);
+      expect((await store.outbox.stats()).pending + claimed.length).toBe(6);
+    });
+
+    it("answers a reused idempotency key with another event type as a conflict, as for another body", async () => {
+      const store = await backend().open();
+      await withSubscriptions(store, 1);
+      const body = JSON.stringify({ plantId: 5, price: 1, id: 5, name: "Fern" });
+      const first = await store.outbox.publish(body, { idempotencyKey: "k" });
+      expect(await store.outbox.publish(body, { idempotencyKey: "k" })).toMatchObject({
+        messageId: first.messageId,
+        duplicate: true,
+      });
+      await expect(
+        store.outbox.publish(body, { idempotencyKey: "k", eventType: "plantSold", catalog: TEST_CATALOG }),
+      ).rejects.toMatchObject({ code: "idempotency_conflict" });
+      expect((await store.outbox.stats()).pending).toBe(1);
     });
 
     it("claims due deliveries in due-time order with the target and body", async () => {

@@ -53,6 +53,46 @@ export function subscriptionConformance(backend: () => TestBackend): void {
       });
     });
 
+    it("keeps the event types a subscription receives (null = every type) and validates them", async () => {
+      const store = await backend().open();
+      const all = await store.subscriptions.create({ url: "https://a.example/hook", token: TOKEN });
+      expect(all.eventTypes).toBeNull();
+      const some = await store.subscriptions.create({
+        url: "https://b.example/hook",
+        token: TOKEN,
+        eventTypes: ["plantSold", "newPlant"],
+      });
+      expect(some.eventTypes).toEqual(["plantSold", "newPlant"]);
+      expect((await store.subscriptions.get(some.id))!.eventTypes).toEqual(["plantSold", "newPlant"]);
+      expect((await store.subscriptions.list()).map((sub) => sub.eventTypes)).toEqual([
+        null,
+        ["plantSold", "newPlant"],
+      ]);
+      // Other patches keep the filter; an explicit null clears it.
+      expect((await store.subscriptions.update(some.id, { token: "psk_2" })).eventTypes).toEqual([
+        "plantSold",
+        "newPlant",
+      ]);
+      expect((await store.subscriptions.update(some.id, { eventTypes: null })).eventTypes).toBeNull();
+      expect((await store.subscriptions.update(all.id, { eventTypes: ["newPlant"] })).eventTypes).toEqual([
+        "newPlant",
+      ]);
+
+      for (const eventTypes of [[], ["newPlant", "newPlant"], [""], ["x".repeat(101)], [5], "newPlant"]) {
+        await expect(
+          store.subscriptions.create({
+            url: "https://c.example/hook",
+            token: TOKEN,
+            eventTypes: eventTypes as string[],
+          }),
+        ).rejects.toMatchObject({ name: "StoreInputError", code: "invalid_event_types" });
+        await expect(
+          store.subscriptions.update(all.id, { eventTypes: eventTypes as string[] }),
+        ).rejects.toMatchObject({ code: "invalid_event_types" });
+      }
+      expect((await store.subscriptions.list()).map((sub) => sub.eventTypes)).toEqual([["newPlant"], null]);
+    });
+
     it("validates urls and credentials without echoing them", async () => {
       const store = await backend().open();
       await expect(

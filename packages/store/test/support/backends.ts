@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { buildCatalog, type Catalog, catalog } from "@plant-store/spec";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { type OpenStoreOptions, openStore, type Store } from "../../src/index.js";
@@ -128,3 +129,37 @@ export function manualClock(start = Date.UTC(2025, 0, 1)) {
 }
 
 export const NEW_PLANT = (id: number, name = "Fern") => JSON.stringify({ id, name });
+
+/** A second webhook, for event type tests: an int64 and a number, nothing of New Plant's shape. */
+export const PLANT_SOLD = (plantId: number | bigint, price = 12.5) => ({ plantId, price });
+
+/** The spec's catalog plus `plantSold` (read by `buildCatalog` from a document, as an app given `--spec` does). */
+export const TEST_CATALOG: Catalog = [
+  ...catalog,
+  ...buildCatalog({
+    openapi: "3.1.0",
+    webhooks: {
+      "/plant/sold": {
+        post: {
+          operationId: "plantSold",
+          summary: "Plant Sold",
+          requestBody: {
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["plantId", "price"],
+                  properties: {
+                    plantId: { type: "integer", format: "int64" },
+                    price: { type: "number", minimum: 0 },
+                  },
+                },
+              },
+            },
+          },
+          responses: { "200": { description: "Received." } },
+        },
+      },
+    },
+  }),
+];
