@@ -80,13 +80,22 @@ export {
 } from "./receive/index.js";
 export { errorResponse } from "./receive/responses.js";
 export {
+  createKeyPair,
   createSecret,
   createSigning,
   createVerifier,
+  type KeyPair,
+  PRIVATE_KEY_PREFIX,
+  PUBLIC_KEY_PREFIX,
+  parsePrivateKey,
+  parsePublicKey,
   parseSecret,
+  publicKeyOf,
   SECRET_PREFIX,
+  type SignatureHeaderInput,
   type SignedMessage,
   type Signing,
+  type SignKey,
   sign,
   signatureHeader,
   type VerifyFailure,
