@@ -152,11 +152,27 @@ Examples:
     )
     .action(async (options) => (await import("./commands/misc.js")).secretCreate(options));
 
+  program
+    .command("keypair")
+    .description("ed25519 key pairs for v1a signatures (whsk_… / whpk_…)")
+    .addHelpText("after", "\nExample:\n  plant-store keypair create")
+    .command("create")
+    .description(
+      "Create a Standard Webhooks ed25519 key pair: the sender signs with whsk_, receivers verify with whpk_",
+    )
+    .option("--json", "machine-readable output")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  plant-store keypair create\n  plant-store keypair create --json | jq -r .publicKey",
+    )
+    .action(async (options) => (await import("./commands/misc.js")).keypairCreate(options));
+
   payload(
     program
       .command("sign")
       .description("Print the Standard Webhooks headers for a body")
-      .requiredOption("--secret <whsec>", "signing secret")
+      .option("--secret <whsec>", "signing secret, v1 (repeatable)", collect)
+      .option("--private-key <whsk>", "ed25519 private key, v1a (repeatable)", collect)
       .option("--msg-id <id>", "webhook-id (default: a new msg_ id)")
       .option("--timestamp <unix>", "webhook-timestamp (default: now)")
       .option("--example", "sign the spec's example payload")
@@ -164,7 +180,7 @@ Examples:
   )
     .addHelpText(
       "after",
-      '\nThe body is required: --data, --file, --id/--name/--tag or --example.\n\nExamples:\n  plant-store sign --secret whsec_… --data \'{"id":1,"name":"Fern"}\'\n  plant-store sign --secret whsec_… --file body.json --json',
+      '\nThe body is required: --data, --file, --id/--name/--tag or --example.\n\nExamples:\n  plant-store sign --secret whsec_… --data \'{"id":1,"name":"Fern"}\'\n  plant-store sign --secret whsec_… --file body.json --json\n  plant-store sign --private-key whsk_… --data \'{"id":1,"name":"Fern"}\'',
     )
     .action(async (options) => (await import("./commands/signing.js")).signCommand(options));
 
@@ -172,7 +188,8 @@ Examples:
     program
       .command("verify")
       .description("Verify a signed webhook, and say why it fails")
-      .requiredOption("--secret <whsec>", "signing secret (repeat for rotation)", collect)
+      .option("--secret <whsec>", "signing secret, v1 (repeat for rotation)", collect)
+      .option("--public-key <whpk>", "ed25519 public key, v1a (repeat for rotation)", collect)
       .option("-H, --header <header>", "a received header, 'name: value' (repeatable)", collect)
       .option("--msg-id <id>", "webhook-id")
       .option("--timestamp <unix>", "webhook-timestamp")
