@@ -16,6 +16,7 @@ await runServer({
     createReceiver({
       tokens: config.tokens,
       secrets: config.secrets,
+      publicKeys: config.publicKeys,
       store: config.db,
       adminTokens: config.adminTokens,
       maxBodyBytes: config.maxBodyBytes,
@@ -25,7 +26,7 @@ await runServer({
   describe: (receiver, config) => ({
     webhook: "/plant/webhook",
     store: receiver.store.backend,
-    signatures: config.secrets.length > 0 ? "required" : "off",
+    signatures: config.secrets.length + config.publicKeys.length > 0 ? "required" : "off",
     admin: config.adminTokens.length > 0 ? "on" : "off",
   }),
 });

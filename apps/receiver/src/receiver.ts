@@ -28,6 +28,8 @@ export interface ReceiverOptions {
   tokens: readonly string[];
   /** `whsec_` secrets; when given, valid Standard Webhooks signatures are required. */
   secrets?: readonly string[];
+  /** `whpk_` ed25519 public keys; when given, valid signatures are required and `v1a` ones are accepted. */
+  publicKeys?: readonly string[];
   /** An open store, or what `openStore` accepts (SQLite path, `:memory:`, `postgres://…`). Default `:memory:`. */
   store?: Store | string | OpenStoreOptions;
   /** Tokens (or hashes) for `GET /events` and `/events/stream`; without any, those endpoints are off. */
@@ -95,6 +97,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const common = {
     tokens: options.tokens,
     secrets: options.secrets ?? [],
+    publicKeys: options.publicKeys ?? [],
     ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
     ...(options.toleranceSeconds !== undefined && { toleranceSeconds: options.toleranceSeconds }),
     ...(options.now && { now: options.now }),
