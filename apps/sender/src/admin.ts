@@ -14,6 +14,8 @@ import {
   type DeliveryState,
   InvalidEventError,
   MAX_GRACE_MS,
+  SIGNING_SCHEMES,
+  type SigningScheme,
   type Store,
   StoreConflictError,
   StoreError,
@@ -34,6 +36,8 @@ export interface AdminApiOptions {
   resolve: Resolver;
   metrics: SenderMetrics;
   logger?: Logger;
+  /** Whether the sender holds ed25519 private keys (`--private-key`): without, no subscription may sign v1a. */
+  canSignAsymmetric?: boolean;
   /** Body cap of admin requests. Default 64 KiB. */
   bodyLimit?: number;
 }
@@ -241,6 +245,19 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     }
     return secret;
   }
+  function checkSigning(signing: unknown): SigningScheme | undefined {
+    if (signing === undefined) return undefined;
+    if (typeof signing !== "string" || !(SIGNING_SCHEMES as readonly string[]).includes(signing)) {
+      throw new ApiError(400, `signing must be one of ${SIGNING_SCHEMES.join(", ")}.`);
+    }
+    if (signing !== "symmetric" && !options.canSignAsymmetric) {
+      throw new ApiError(
+        400,
+        `signing "${signing}" needs the sender's ed25519 private key: start it with --private-key whsk_… (create one with \`plant-store keypair create\`).`,
+      );
+    }
+    return signing as SigningScheme;
+  }
   async function subscription(id: string): Promise<Subscription> {
     const found = await store.subscriptions.get(id);
     if (!found) throw new ApiError(404, `No subscription ${id}.`);
@@ -252,7 +269,8 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     const url = await checkUrl(body.url);
     const token = body.token === undefined ? createToken() : checkToken(body.token);
     const secret = body.secret === undefined ? createSecret() : checkSecret(body.secret);
-    const created = await store.subscriptions.create({ url, token, secrets: [secret] });
+    const signing = checkSigning(body.signing) ?? "symmetric";
+    const created = await store.subscriptions.create({ url, token, secrets: [secret], signing });
     return reply.code(201).send({ ...subscriptionJson(created), token, secret });
   });
   app.get("/subscriptions", async (request) => {
@@ -268,8 +286,16 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     const id = param(request);
     await subscription(id);
     const body = objectBody(request);
-    if (body.url === undefined) throw new ApiError(400, "Send the field to change: { url }.");
-    return subscriptionJson(await store.subscriptions.update(id, { url: await checkUrl(body.url) }));
+    if (body.url === undefined && body.signing === undefined) {
+      throw new ApiError(400, "Send the fields to change: { url, signing }.");
+    }
+    const signing = checkSigning(body.signing);
+    return subscriptionJson(
+      await store.subscriptions.update(id, {
+        ...(body.url !== undefined && { url: await checkUrl(body.url) }),
+        ...(signing && { signing }),
+      }),
+    );
   });
   app.post("/subscriptions/:id/disable", async (request) => {
     const id = param(request);
@@ -457,6 +483,7 @@ function subscriptionJson(s: Subscription) {
     failingSince: s.failingSince,
     signingSecrets: s.secrets.filter((x) => x.expiresAt === null || x.expiresAt.getTime() > Date.now())
       .length,
+    signing: s.signing,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
   };

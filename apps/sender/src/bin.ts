@@ -23,6 +23,7 @@ await runServer({
       perSubscription: config.perSubscription,
       timeoutMs: config.timeoutMs,
       ...(config.schedule && { schedule: config.schedule }),
+      ...(config.privateKeys.length > 0 && { privateKeys: config.privateKeys }),
       logger,
     }),
   describe: (sender) => ({ store: sender.store.backend }),

@@ -81,7 +81,16 @@ export const adminOpenApi = withCommonResponses({
         tags: ["subscriptions"],
         operationId: "updateSubscription",
         summary: "Change the URL",
-        requestBody: { required: true, ...json({ type: "object", properties: { url: { type: "string" } } }) },
+        requestBody: {
+          required: true,
+          ...json({
+            type: "object",
+            properties: {
+              url: { type: "string" },
+              signing: { type: "string", enum: ["symmetric", "asymmetric", "both"] },
+            },
+          }),
+        },
         responses: {
           "200": { description: "Updated.", ...json(ref("Subscription")) },
           "400": error,
@@ -387,6 +396,12 @@ export const adminOpenApi = withCommonResponses({
             description: "Bearer token the receiver accepts; generated when omitted.",
           },
           secret: { type: "string", description: "`whsec_` signing secret; generated when omitted." },
+          signing: {
+            type: "string",
+            enum: ["symmetric", "asymmetric", "both"],
+            description:
+              "Which signatures deliveries carry: `symmetric` (v1, HMAC with `secret`), `asymmetric` (v1a, ed25519 with the sender's `--private-key`; receivers verify with its `whpk_` public key), or `both` during a migration. Default `symmetric`.",
+          },
         },
       },
       Subscription: {
@@ -402,6 +417,12 @@ export const adminOpenApi = withCommonResponses({
           signingSecrets: {
             type: "integer",
             description: "How many secrets sign right now (more than 1 during a rotation).",
+          },
+          signing: {
+            type: "string",
+            enum: ["symmetric", "asymmetric", "both"],
+            description:
+              "Which signatures deliveries carry: `symmetric` (v1, HMAC with `secret`), `asymmetric` (v1a, ed25519 with the sender's `--private-key`; receivers verify with its `whpk_` public key), or `both` during a migration. Default `symmetric`.",
           },
           createdAt: { type: "string", format: "date-time" },
           updatedAt: { type: "string", format: "date-time" },

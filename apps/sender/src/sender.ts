@@ -24,6 +24,8 @@ export interface SenderOptions {
   perSubscription?: number;
   timeoutMs?: number;
   schedule?: readonly number[];
+  /** `whsk_` ed25519 private keys for subscriptions that sign `v1a` (several during a rotation). */
+  privateKeys?: readonly string[];
   /** Disable a subscription failing continuously this long. Default 5 days. */
   disableAfterMs?: number;
   /** Run the delivery worker in this process. Default true. */
@@ -84,6 +86,7 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
     allow,
     resolve,
     metrics,
+    canSignAsymmetric: (options.privateKeys?.length ?? 0) > 0,
     ...(options.logger && { logger: options.logger }),
   });
   let worker: Worker | null = null;
@@ -97,6 +100,7 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
       ...(options.perSubscription !== undefined && { perSubscription: options.perSubscription }),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       ...(options.schedule && { schedule: options.schedule }),
+      ...(options.privateKeys && { privateKeys: options.privateKeys }),
       ...(options.disableAfterMs !== undefined && { disableAfterMs: options.disableAfterMs }),
     });
   }

@@ -43,6 +43,7 @@ export type { Store } from "./api/store.js";
 export type {
   CreateSubscriptionInput,
   SecretInput,
+  SigningScheme,
   SigningSecret,
   Subscription,
   Subscriptions,
@@ -59,6 +60,7 @@ export {
 export { openStore } from "./open-store.js";
 export type { OpenStoreOptions, StoreLogger } from "./options.js";
 export { KEPT_HEADERS } from "./shared/headers.js";
+export { SIGNING_SCHEMES } from "./shared/subscription-codec.js";
 export { parseEncryptionKey } from "./shared/secret-box.js";
 export { MAX_RESPONSE_BYTES } from "./shared/truncate.js";
 export { MAX_GRACE_MS } from "./shared/validate.js";

@@ -86,7 +86,10 @@ export async function deliver(
     );
   }
   const secrets: readonly unknown[] = Array.isArray(target.secrets) ? target.secrets : [];
-  const sensitive = [target.token, ...secrets].filter((value): value is string => typeof value === "string");
+  const keys: readonly unknown[] = Array.isArray(target.privateKeys) ? target.privateKeys : [];
+  const sensitive = [target.token, ...secrets, ...keys].filter(
+    (value): value is string => typeof value === "string",
+  );
   const timestamp = Math.floor(now() / 1000);
   const unusable = (error: string): DeliveryOutcome => ({
     kind: "failed",
@@ -114,10 +117,15 @@ export async function deliver(
     [WEBHOOK_HEADERS.id]: message.id,
     [WEBHOOK_HEADERS.timestamp]: String(timestamp),
   };
-  if (target.secrets.length > 0) {
+  const privateKeys = target.privateKeys ?? [];
+  if (!Array.isArray(privateKeys)) {
+    return unusable("The target's privateKeys must be an array of 'whsk_…' strings.");
+  }
+  if (target.secrets.length > 0 || privateKeys.length > 0) {
     try {
       headers[WEBHOOK_HEADERS.signature] = await signatureHeader({
         secrets: target.secrets,
+        privateKeys,
         id: message.id,
         timestamp,
         body: message.body,

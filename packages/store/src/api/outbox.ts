@@ -1,4 +1,5 @@
 import type { Page } from "./inbox.js";
+import type { SigningScheme } from "./subscriptions.js";
 
 /**
  * Anything with a pg-style `query(text, values)`; pass a `pg.PoolClient` inside your own
@@ -69,7 +70,7 @@ export interface ClaimedDelivery extends LeaseRef {
   dueAt: Date;
   message: { id: string; body: Uint8Array; createdAt: Date };
   /** Decrypted; `secrets` holds only those not expired. */
-  subscription: { id: string; url: string; token: string; secrets: string[] };
+  subscription: { id: string; url: string; token: string; secrets: string[]; signing: SigningScheme };
 }
 
 export interface ClaimOptions {

@@ -6,6 +6,13 @@ export interface SigningSecret {
   createdAt: Date;
 }
 
+/**
+ * Which Standard Webhooks signatures a subscription's deliveries carry: `symmetric` (`v1`, HMAC with the
+ * subscription's `whsec_` secrets), `asymmetric` (`v1a`, ed25519 with the sender's `whsk_` keys), or `both`
+ * during a migration from one to the other.
+ */
+export type SigningScheme = "symmetric" | "asymmetric" | "both";
+
 /** Where and how the sender delivers events. */
 export interface Subscription {
   /** `sub_…` */
@@ -14,6 +21,8 @@ export interface Subscription {
   /** Sent as `Authorization: Bearer <token>` on every attempt. */
   token: string;
   secrets: SigningSecret[];
+  /** Default `symmetric`. */
+  signing: SigningScheme;
   enabled: boolean;
   disabledReason: string | null;
   disabledAt: Date | null;
@@ -29,6 +38,8 @@ export interface CreateSubscriptionInput {
   url: string;
   token: string;
   secrets?: readonly SecretInput[] | undefined;
+  /** Default `symmetric`. */
+  signing?: SigningScheme | undefined;
   /** Default `true`. */
   enabled?: boolean | undefined;
 }
@@ -38,6 +49,7 @@ export interface UpdateSubscriptionInput {
   token?: string | undefined;
   /** Replaces the whole list. */
   secrets?: readonly SecretInput[] | undefined;
+  signing?: SigningScheme | undefined;
 }
 
 /**

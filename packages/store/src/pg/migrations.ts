@@ -122,6 +122,12 @@ CREATE TRIGGER deliveries_count_delete AFTER DELETE ON ${s}.deliveries
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.deliveries_count_delete();
 `,
   },
+  {
+    version: 3,
+    name: "subscription signing scheme",
+    sql: (s) => `ALTER TABLE ${s}.subscriptions ADD COLUMN signing text NOT NULL DEFAULT 'symmetric'
+  CHECK (signing IN ('symmetric', 'asymmetric', 'both'));`,
+  },
 ];
 
 /** The newest schema version this package knows. */

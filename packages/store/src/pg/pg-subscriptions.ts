@@ -2,6 +2,7 @@ import type { PoolClient } from "pg";
 import type { Subscription, Subscriptions } from "../api/subscriptions.js";
 import { StoreConflictError } from "../errors.js";
 import {
+  checkSigning,
   decodeSubscription,
   rotateStoredSecrets,
   type SubscriptionRow,
@@ -68,8 +69,8 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
       const at = now();
       const [row] = await query<SubscriptionRow>(
         ctx,
-        `INSERT INTO ${s}.subscriptions (id, url, token, secrets, enabled, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING *`,
+        `INSERT INTO ${s}.subscriptions (id, url, token, secrets, enabled, created_at, updated_at, signing)
+         VALUES ($1, $2, $3, $4, $5, $6, $6, $7) RETURNING *`,
         [
           id,
           checkUrl(input.url),
@@ -77,6 +78,7 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
           JSON.stringify(sealSecrets(box, id, input.secrets ?? [], at)),
           input.enabled !== false,
           at,
+          checkSigning(input.signing, "symmetric"),
         ],
       );
       return decode(row as SubscriptionRow);
@@ -102,7 +104,8 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
         const at = now();
         const [row] = await query<SubscriptionRow>(
           ctx,
-          `UPDATE ${s}.subscriptions SET url = $2, token = $3, secrets = $4, updated_at = $5 WHERE id = $1 RETURNING *`,
+          `UPDATE ${s}.subscriptions SET url = $2, token = $3, secrets = $4, updated_at = $5, signing = $6
+           WHERE id = $1 RETURNING *`,
           [
             id,
             patch.url === undefined ? current.url : checkUrl(patch.url),
@@ -113,6 +116,7 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
                 : sealSecrets(box, id, patch.secrets, at),
             ),
             at,
+            checkSigning(patch.signing, current.signing),
           ],
           client,
         );

@@ -108,6 +108,12 @@ CREATE TRIGGER deliveries_count_delete AFTER DELETE ON deliveries BEGIN
 END;
 `,
   },
+  {
+    version: 3,
+    name: "subscription signing scheme",
+    sql: `ALTER TABLE subscriptions ADD COLUMN signing TEXT NOT NULL DEFAULT 'symmetric'
+  CHECK (signing IN ('symmetric', 'asymmetric', 'both'));`,
+  },
 ];
 
 /** The newest schema version this package knows. */

@@ -1,6 +1,7 @@
 import type { Subscription, Subscriptions } from "../api/subscriptions.js";
 import { StoreConflictError } from "../errors.js";
 import {
+  checkSigning,
   decodeSubscription,
   rotateStoredSecrets,
   type SubscriptionRow,
@@ -60,14 +61,15 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
         const at = now();
         ctx
           .sql(
-            `INSERT INTO subscriptions (id, url, token, secrets, enabled, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO subscriptions (id, url, token, secrets, signing, enabled, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             id,
             checkUrl(input.url),
             sealToken(box, id, input.token),
             JSON.stringify(sealSecrets(box, id, input.secrets ?? [], at)),
+            checkSigning(input.signing, "symmetric"),
             input.enabled === false ? 0 : 1,
             at,
             at,
@@ -94,13 +96,16 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
         const current = mustGet(id);
         const at = now();
         ctx
-          .sql("UPDATE subscriptions SET url = ?, token = ?, secrets = ?, updated_at = ? WHERE id = ?")
+          .sql(
+            "UPDATE subscriptions SET url = ?, token = ?, secrets = ?, signing = ?, updated_at = ? WHERE id = ?",
+          )
           .run(
             patch.url === undefined ? current.url : checkUrl(patch.url),
             patch.token === undefined ? current.token : sealToken(box, id, patch.token),
             patch.secrets === undefined
               ? JSON.stringify(storedSecrets(current.secrets))
               : JSON.stringify(sealSecrets(box, id, patch.secrets, at)),
+            checkSigning(patch.signing, current.signing),
             at,
             id,
           );
