@@ -1,3 +1,4 @@
+import { publicKeyOf } from "@plant-store/core";
 import { type OpenStoreOptions, openStore, type Store } from "@plant-store/store";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
@@ -58,6 +59,8 @@ export interface Sender {
 export async function createSender(options: SenderOptions): Promise<Sender> {
   const allow = parseAllowList(options.allowNetworks ?? []);
   const resolve = options.resolve ?? systemResolver;
+  // A private key that cannot sign (bad base64, halves from two pairs) stops the start, not every delivery later.
+  for (const key of options.privateKeys ?? []) await publicKeyOf(key);
   const owns = !(typeof options.store === "object" && options.store !== null && "outbox" in options.store);
   const keys = {
     // The sender decrypts every subscription's credentials: a missing key must stop the start, not every delivery.

@@ -143,5 +143,15 @@ describe("per-subscription signing scheme (v1a, ed25519)", () => {
     } finally {
       await own.close();
     }
+    const spliced = `whsk_${Buffer.concat([
+      Buffer.from(previous.privateKey.slice(5), "base64").subarray(0, 32),
+      Buffer.from(current.publicKey.slice(5), "base64"),
+    ]).toString("base64")}`;
+    await expect(
+      createSender({ adminTokens: [ADMIN], privateKeys: [spliced], worker: false }),
+    ).rejects.toMatchObject({
+      code: "invalid_key",
+      message: expect.stringContaining("not made as one pair"),
+    });
   });
 });
