@@ -196,11 +196,27 @@ Examples:
     )
     .action(async (options) => (await import("./commands/misc.js")).secretCreate(options));
 
+  program
+    .command("keypair")
+    .description("ed25519 key pairs for v1a signatures (whsk_… / whpk_…)")
+    .addHelpText("after", "\nExample:\n  plant-store keypair create")
+    .command("create")
+    .description(
+      "Create a Standard Webhooks ed25519 key pair: the sender signs with whsk_, receivers verify with whpk_",
+    )
+    .option("--json", "machine-readable output")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  plant-store keypair create\n  plant-store keypair create --json | jq -r .publicKey",
+    )
+    .action(async (options) => (await import("./commands/misc.js")).keypairCreate(options));
+
   payload(
     program
       .command("sign")
       .description("Print the Standard Webhooks headers for a body")
-      .requiredOption("--secret <whsec>", "signing secret")
+      .option("--secret <whsec>", "signing secret, v1 (repeatable)", collect)
+      .option("--private-key <whsk>", "ed25519 private key, v1a (repeatable)", collect)
       .option("--msg-id <id>", "webhook-id (default: a new msg_ id)")
       .option("--timestamp <unix>", "webhook-timestamp (default: now)")
       .option("--example", "sign the spec's example payload")
@@ -208,7 +224,7 @@ Examples:
   )
     .addHelpText(
       "after",
-      '\nThe body is required: --data, --file, --id/--name/--tag or --example.\n\nExamples:\n  plant-store sign --secret whsec_… --data \'{"id":1,"name":"Fern"}\'\n  plant-store sign --secret whsec_… --file body.json --json',
+      '\nThe body is required: --data, --file, --id/--name/--tag or --example.\n\nExamples:\n  plant-store sign --secret whsec_… --data \'{"id":1,"name":"Fern"}\'\n  plant-store sign --secret whsec_… --file body.json --json\n  plant-store sign --private-key whsk_… --data \'{"id":1,"name":"Fern"}\'',
     )
     .action(async (options) => (await import("./commands/signing.js")).signCommand(options));
 
@@ -216,7 +232,8 @@ Examples:
     program
       .command("verify")
       .description("Verify a signed webhook, and say why it fails")
-      .requiredOption("--secret <whsec>", "signing secret (repeat for rotation)", collect)
+      .option("--secret <whsec>", "signing secret, v1 (repeat for rotation)", collect)
+      .option("--public-key <whpk>", "ed25519 public key, v1a (repeat for rotation)", collect)
       .option("-H, --header <header>", "a received header, 'name: value' (repeatable)", collect)
       .option("--msg-id <id>", "webhook-id")
       .option("--timestamp <unix>", "webhook-timestamp")
@@ -265,8 +282,11 @@ Examples (with PLANT_STORE_SENDER_URL and PLANT_STORE_ADMIN_TOKEN set):
       .description("Subscribe a receiver's URL (token and secret are generated when omitted, shown once)")
       .argument("<url>", "the receiver's endpoint")
       .option("--token <token>", "the receiver's bearer token")
-      .option("--secret <whsec>", "the signing secret"),
+      .option("--secret <whsec>", "the signing secret")
+      .option("--event-types <list>", "the event types it receives, comma-separated (default: every type)")
+      .option("--signing <scheme>", "symmetric (v1, default), asymmetric (v1a) or both"),
     "subscriptions add https://plants.example.com/plant/webhook",
+    "subscriptions add https://plants.example.com/hooks --event-types newPlant,plantSold",
     "subscriptions add https://plants.example.com/plant/webhook --token psk_… --secret whsec_…",
   ).action(adminAction("subscriptions.add"));
   admin(
@@ -307,7 +327,7 @@ Examples (with PLANT_STORE_SENDER_URL and PLANT_STORE_ADMIN_TOKEN set):
     payload(
       program
         .command("publish")
-        .description("Publish a New Plant event through the sender")
+        .description("Publish an event (default New Plant; --event for another) through the sender")
         .addHelpText("after", adminExamples),
     ),
   )

@@ -1,3 +1,4 @@
+import { createPublicKey, generateKeyPairSync, sign as nodeSign, verify as nodeVerify } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -23,6 +24,7 @@ describe("plant-store basics", () => {
       "spec",
       "token",
       "secret",
+      "keypair",
       "sign",
       "verify",
       "subscriptions",
@@ -39,7 +41,7 @@ describe("plant-store basics", () => {
     expect((await cli(["send", "http://127.0.0.1:9/plant/webhook"])).stderr).toMatch(/--token/);
     expect((await cli(["send", "nope", "--token", "x"])).code).toBe(2);
     expect((await cli(["send", "http://x/", "--token", "x", "--count", "0"])).code).toBe(2);
-  });
+  }, 60_000); // about twenty CLI processes, one after another
 
   it("example, spec, token and secret", async () => {
     const example = await cli(["example", "--json"]);
@@ -104,7 +106,7 @@ describe("plant-store basics", () => {
       '{"id":2,"name":"Fern"}',
     ]);
     expect(changed.code).toBe(1);
-    expect(changed.stdout).toMatch(/wrong secret, or the body changed/);
+    expect(changed.stdout).toMatch(/wrong secret or key, or the body changed/);
     const stale = JSON.parse(
       (await cli(["sign", "--secret", secret, "--data", body, "--timestamp", "1000000000", "--json"])).stdout,
     ) as Record<string, string>;
@@ -126,6 +128,90 @@ describe("plant-store basics", () => {
     ]);
     expect(malformed.stdout).toMatch(/malformed/);
     expect((await cli(["verify", "--secret", secret, "-H", "broken", "--data", body])).code).toBe(2);
+  });
+
+  it("keypair create → sign --private-key (v1a) → verify --public-key, checked by hand with node:crypto both ways", async () => {
+    const pair = JSON.parse((await cli(["keypair", "create", "--json"])).stdout) as Record<string, string>;
+    expect(pair.privateKey).toMatch(/^whsk_[A-Za-z0-9+/]{86}==$/);
+    expect(pair.publicKey).toMatch(/^whpk_[A-Za-z0-9+/]{43}=$/);
+    const body = '{"id":1,"name":"Fern"}';
+    const signed = JSON.parse(
+      (await cli(["sign", "--private-key", pair.privateKey as string, "--data", body, "--json"])).stdout,
+    ) as Record<string, string>;
+    expect(signed["webhook-signature"]).toMatch(/^v1a,[A-Za-z0-9+/]{86}==$/);
+    // An independent ed25519 verifier: node:crypto over the raw public key, the signed content built by hand.
+    const raw = Buffer.from((pair.publicKey as string).slice(5), "base64");
+    const publicKey = createPublicKey({
+      key: { kty: "OKP", crv: "Ed25519", x: raw.toString("base64url") },
+      format: "jwk",
+    });
+    const content = Buffer.from(`${signed["webhook-id"]}.${signed["webhook-timestamp"]}.${body}`);
+    const signature = Buffer.from((signed["webhook-signature"] as string).slice(4), "base64");
+    expect(nodeVerify(null, content, publicKey, signature)).toBe(true);
+    expect(nodeVerify(null, Buffer.concat([content, Buffer.from(" ")]), publicKey, signature)).toBe(false);
+    const headerArgs = (headers: Record<string, string>) =>
+      Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]);
+    expect(
+      (await cli(["verify", "--public-key", pair.publicKey as string, ...headerArgs(signed), "--data", body]))
+        .code,
+    ).toBe(0);
+    // The reverse: node:crypto signs with a key pair made by hand, the CLI verifies with its whpk_ form.
+    const ours = generateKeyPairSync("ed25519");
+    const x = Buffer.from(ours.publicKey.export({ format: "jwk" }).x as string, "base64url");
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const theirs = {
+      "webhook-id": "msg_by_hand",
+      "webhook-timestamp": timestamp,
+      "webhook-signature": `v1a,${nodeSign(null, Buffer.from(`msg_by_hand.${timestamp}.${body}`), ours.privateKey).toString("base64")}`,
+    };
+    const byHand = ["--public-key", `whpk_${x.toString("base64")}`, ...headerArgs(theirs)];
+    expect((await cli(["verify", ...byHand, "--data", body])).code).toBe(0);
+    const wrong = await cli([
+      "verify",
+      "--public-key",
+      pair.publicKey as string,
+      ...headerArgs(theirs),
+      "--data",
+      body,
+      "--json",
+    ]);
+    expect(JSON.parse(wrong.stdout)).toMatchObject({ valid: false, code: "no_matching_signature" });
+    // Both schemes at once (a migration): each verifier finds its own entry.
+    const secret = createSecret();
+    const both = JSON.parse(
+      (
+        await cli([
+          "sign",
+          "--secret",
+          secret,
+          "--private-key",
+          pair.privateKey as string,
+          "--data",
+          body,
+          "--json",
+        ])
+      ).stdout,
+    ) as Record<string, string>;
+    expect(both["webhook-signature"]).toMatch(/^v1,\S+ v1a,\S+$/);
+    expect((await cli(["verify", "--secret", secret, ...headerArgs(both), "--data", body])).code).toBe(0);
+    expect(
+      (await cli(["verify", "--public-key", pair.publicKey as string, ...headerArgs(both), "--data", body]))
+        .code,
+    ).toBe(0);
+    const none = await cli(["sign", "--data", body]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--secret whsec_… \(v1, HMAC\) and\/or --private-key/);
+    const swapped = await cli([
+      "verify",
+      "--public-key",
+      pair.privateKey as string,
+      ...headerArgs(signed),
+      "--data",
+      body,
+    ]);
+    expect(swapped.code).toBe(2);
+    expect(swapped.stderr).toMatch(/private key/);
+    expect(swapped.stderr).not.toContain((pair.privateKey as string).slice(5, 25));
   });
 });
 

@@ -19,6 +19,7 @@ await runServer({
       ...(config.spec !== undefined && { catalog: await loadCatalog(config.spec) }),
       ...(config.events.length > 0 && { events: config.events }),
       secrets: config.secrets,
+      publicKeys: config.publicKeys,
       store: config.db,
       adminTokens: config.adminTokens,
       maxBodyBytes: config.maxBodyBytes,
@@ -28,7 +29,7 @@ await runServer({
   describe: (receiver, config) => ({
     webhooks: receiver.events.map((entry) => `${entry.type} ${entry.method} ${entry.path}`).join(", "),
     store: receiver.store.backend,
-    signatures: config.secrets.length > 0 ? "required" : "off",
+    signatures: config.secrets.length + config.publicKeys.length > 0 ? "required" : "off",
     admin: config.adminTokens.length > 0 ? "on" : "off",
   }),
 });

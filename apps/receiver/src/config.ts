@@ -1,5 +1,5 @@
 import { ConfigError, wholeNumber as int, csvList as list, parseConfig } from "@plant-store/app-kit";
-import { createTokenVerifier, parseSecret } from "@plant-store/core";
+import { createTokenVerifier, parsePublicKey, parseSecret } from "@plant-store/core";
 import { z } from "zod";
 
 /** Validated receiver configuration. */
@@ -8,6 +8,7 @@ export interface ReceiverConfig {
   host: string;
   tokens: string[];
   secrets: string[];
+  publicKeys: string[];
   db: string;
   adminTokens: string[];
   maxBodyBytes: number;
@@ -29,15 +30,9 @@ const schema = z.object({
       .array(z.string())
       .min(1, "set --token or PLANT_STORE_TOKENS: at least one accepted bearer token is required"),
   ),
-  secrets: list
-    .pipe(
-      z.array(
-        z
-          .string()
-          .startsWith("whsec_", "each --secret / PLANT_STORE_WEBHOOK_SECRET entry must start with whsec_"),
-      ),
-    )
-    .default([]),
+  // The whsec_ prefix is optional, as in the standardwebhooks and svix libraries; parseSecret checks each entry.
+  secrets: list.default([]),
+  publicKeys: list.default([]),
   db: z.string().min(1).default("./data/receiver.db"),
   adminTokens: list.default([]),
   maxBodyBytes: int("--max-body / PLANT_STORE_MAX_BODY", 64, 64 * 1024 * 1024).default(1024 * 1024),
@@ -58,7 +53,9 @@ Options (each also read from the environment variable shown):
   --port <n>            PORT                          listen port (default 4000)
   --host <addr>         HOST                          listen address (default 127.0.0.1)
   --token <list>        PLANT_STORE_TOKENS            accepted bearer tokens or sha256:<hex> hashes, comma-separated (required)
-  --secret <list>       PLANT_STORE_WEBHOOK_SECRET    whsec_ secrets; when set, valid signatures are required
+  --secret <list>       PLANT_STORE_WEBHOOK_SECRET    whsec_ secrets (v1); when set, valid signatures are required
+  --public-key <list>   PLANT_STORE_WEBHOOK_PUBLIC_KEY whpk_ ed25519 public keys (v1a), several during rotation;
+                                                      when set, valid signatures are required
   --db <target>         PLANT_STORE_DB                SQLite path (default ./data/receiver.db), :memory:, or postgres://…
   --admin-token <list>  PLANT_STORE_ADMIN_TOKENS      tokens (or hashes) for GET /events and /events/stream; off without
   --max-body <bytes>    PLANT_STORE_MAX_BODY          body cap (default 1048576)
@@ -72,8 +69,9 @@ Options (each also read from the environment variable shown):
 Every id of the contract's int64 range is accepted and stored exactly as sent (ids beyond 2^53 too); the
 events keep the bytes received. (--lossless / PLANT_STORE_LOSSLESS, which used to turn that on, is still accepted.)
 
-Example:
+Examples:
   PLANT_STORE_TOKENS=psk_… PLANT_STORE_WEBHOOK_SECRET=whsec_… plant-store-receiver --port 4000
+  PLANT_STORE_TOKENS=psk_… plant-store-receiver --public-key whpk_…   (the sender holds the whsk_ key)
 `;
 
 /**
@@ -96,6 +94,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
       host: { flag: "host", env: "HOST" },
       tokens: { flag: "token", env: "PLANT_STORE_TOKENS" },
       secrets: { flag: "secret", env: "PLANT_STORE_WEBHOOK_SECRET" },
+      publicKeys: { flag: "public-key", env: "PLANT_STORE_WEBHOOK_PUBLIC_KEY" },
       db: { flag: "db", env: "PLANT_STORE_DB" },
       adminTokens: { flag: "admin-token", env: "PLANT_STORE_ADMIN_TOKENS" },
       maxBodyBytes: { flag: "max-body", env: "PLANT_STORE_MAX_BODY" },
@@ -121,6 +120,13 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
         ...config.secrets.map(
           (secret, i) =>
             [`--secret / PLANT_STORE_WEBHOOK_SECRET entry ${i + 1}`, () => parseSecret(secret)] as const,
+        ),
+        ...config.publicKeys.map(
+          (key, i) =>
+            [
+              `--public-key / PLANT_STORE_WEBHOOK_PUBLIC_KEY entry ${i + 1}`,
+              () => parsePublicKey(key),
+            ] as const,
         ),
       ] as [string, () => unknown][],
   });

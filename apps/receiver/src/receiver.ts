@@ -34,6 +34,8 @@ export interface ReceiverOptions {
   events?: readonly string[];
   /** `whsec_` secrets; when given, valid Standard Webhooks signatures are required. */
   secrets?: readonly string[];
+  /** `whpk_` ed25519 public keys; when given, valid signatures are required and `v1a` ones are accepted. */
+  publicKeys?: readonly string[];
   /** An open store, or what `openStore` accepts (SQLite path, `:memory:`, `postgres://…`). Default `:memory:`. */
   store?: StoreSetting;
   /** Tokens (or hashes) for `GET /events` and `/events/stream`; without any, those endpoints are off. */
@@ -102,6 +104,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const common = {
     tokens: options.tokens,
     secrets: options.secrets ?? [],
+    publicKeys: options.publicKeys ?? [],
     ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
     ...(options.toleranceSeconds !== undefined && { toleranceSeconds: options.toleranceSeconds }),
     ...(options.now && { now: options.now }),

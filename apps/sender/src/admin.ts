@@ -8,8 +8,10 @@ import {
   createTokenVerifier,
   DEFAULT_DISABLE_REASON,
   parseDateTime,
+  type SigningScheme,
 } from "@plant-store/core";
 import { answerClientError, nodeHeaders } from "@plant-store/core/node";
+import { type Catalog, catalog as specCatalog, unknownEventMessage } from "@plant-store/spec";
 import {
   type Delivery,
   InvalidEventError,
@@ -34,6 +36,10 @@ export interface AdminApiOptions {
   resolve: Resolver;
   metrics: SenderMetrics;
   logger?: Logger;
+  /** Whether the sender holds ed25519 private keys (`--private-key`): without, no subscription may sign v1a. */
+  canSignAsymmetric?: boolean;
+  /** The webhooks it publishes (a catalog read from `--spec`); default `@plant-store/spec`'s. */
+  catalog?: Catalog;
   /** Body cap of admin requests. Default 64 KiB. */
   bodyLimit?: number;
 }
@@ -61,6 +67,23 @@ const PUBLIC_PATHS = new Set<string>(
  */
 export async function createAdminApi(options: AdminApiOptions): Promise<FastifyInstance> {
   const { store, allow, resolve, metrics } = options;
+  const catalog = options.catalog ?? specCatalog;
+  /** Event types a subscription names must be webhooks of the catalog: a typo would silently receive nothing. */
+  function knownTypes(types: readonly string[] | null | undefined): readonly string[] | null | undefined {
+    const unknown = types?.find((type) => !catalog.some((entry) => entry.type === type));
+    if (unknown !== undefined)
+      throw new ApiError(400, `eventTypes: ${unknownEventMessage(catalog, unknown)}`);
+    return types;
+  }
+  function signingScheme(signing: SigningScheme | undefined): SigningScheme | undefined {
+    if (signing !== undefined && signing !== "symmetric" && !options.canSignAsymmetric) {
+      throw new ApiError(
+        400,
+        `signing "${signing}" needs the sender's ed25519 private key: start it with --private-key whsk_… (create one with \`plant-store keypair create\`).`,
+      );
+    }
+    return signing;
+  }
   const checkBearer = createBearerCheck({
     verifier: createTokenVerifier(options.adminTokens),
     realm: "plant-store-sender",
@@ -232,7 +255,15 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
         const url = await checkUrl(body.url);
         const token = body.token ?? createToken();
         const secret = body.secret ?? createSecret();
-        const created = await store.subscriptions.create({ url, token, secrets: [secret] });
+        const eventTypes = knownTypes(body.eventTypes);
+        const signing = signingScheme(body.signing);
+        const created = await store.subscriptions.create({
+          url,
+          token,
+          secrets: [secret],
+          ...(eventTypes !== undefined && { eventTypes }),
+          ...(signing !== undefined && { signing }),
+        });
         return { ...subscriptionJson(created), token, secret };
       },
     },
@@ -247,8 +278,17 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     getSubscription: { load: subscription, handle: async (_input, { loaded }) => subscriptionJson(loaded) },
     updateSubscription: {
       load: subscription,
-      handle: async ({ params, body }) =>
-        subscriptionJson(await store.subscriptions.update(params.id, { url: await checkUrl(body.url) })),
+      handle: async ({ params, body }) => {
+        const eventTypes = knownTypes(body.eventTypes);
+        const signing = signingScheme(body.signing);
+        return subscriptionJson(
+          await store.subscriptions.update(params.id, {
+            ...(body.url !== undefined && { url: await checkUrl(body.url) }),
+            ...(eventTypes !== undefined && { eventTypes }),
+            ...(signing !== undefined && { signing }),
+          }),
+        );
+      },
     },
     disableSubscription: {
       load: subscription,
@@ -280,11 +320,13 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     },
 
     publishEvent: {
-      handle: async ({ headers, body }) => {
+      handle: async ({ query, headers, body }) => {
         const key = headers["idempotency-key"];
-        // Lossless: the spec's id is int64 and the sender only relays bytes, so every int64 id is accepted as sent.
+        // Lossless: the spec's int64 values are accepted as sent (the sender only relays bytes).
         const result = await store.outbox.publish(body, {
           mode: "lossless",
+          catalog,
+          ...(query.type !== undefined && { eventType: query.type }),
           ...(key !== undefined && { idempotencyKey: key }),
         });
         return { messageId: result.messageId, deliveries: result.deliveries, duplicate: result.duplicate };
@@ -297,6 +339,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
         const meta = JSON.stringify({
           id: message.id,
           idempotencyKey: message.idempotencyKey,
+          eventType: message.eventType,
           createdAt: message.createdAt.toISOString(),
         });
         // The payload is embedded as published, so int64 ids stay exact.
@@ -362,6 +405,8 @@ function subscriptionJson(s: Subscription) {
     failingSince: iso(s.failingSince),
     signingSecrets: s.secrets.filter((x) => x.expiresAt === null || x.expiresAt.getTime() > Date.now())
       .length,
+    eventTypes: s.eventTypes,
+    signing: s.signing,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
   };

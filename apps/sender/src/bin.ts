@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createRequire } from "node:module";
 import { createLogger, runServer } from "@plant-store/app-kit";
+import { loadCatalog } from "@plant-store/spec/load";
 import { HELP, loadConfig } from "./config.js";
 import { createSender } from "./sender.js";
 
@@ -12,7 +13,7 @@ await runServer({
   help: HELP,
   config: () => loadConfig(process.argv.slice(2), process.env),
   logger: (config) => createLogger("plant-store-sender", config.logLevel),
-  start: (config, logger) =>
+  start: async (config, logger) =>
     createSender({
       adminTokens: config.adminTokens,
       store: config.db,
@@ -23,6 +24,8 @@ await runServer({
       perSubscription: config.perSubscription,
       timeoutMs: config.timeoutMs,
       ...(config.schedule && { schedule: config.schedule }),
+      ...(config.privateKeys.length > 0 && { privateKeys: config.privateKeys }),
+      ...(config.spec !== undefined && { catalog: await loadCatalog(config.spec) }),
       logger,
     }),
   describe: (sender) => ({ store: sender.store.backend }),

@@ -1,5 +1,5 @@
 import { ConfigError, wholeNumber as int, csvList as list, parseConfig } from "@plant-store/app-kit";
-import { createTokenVerifier } from "@plant-store/core";
+import { createTokenVerifier, parsePrivateKey } from "@plant-store/core";
 import { parseEncryptionKey } from "@plant-store/store";
 import { z } from "zod";
 import { parseAllowList } from "./ssrf.js";
@@ -17,6 +17,9 @@ export interface SenderConfig {
   allowNetworks: string[];
   encryptionKey: string | null;
   previousEncryptionKeys: string[];
+  privateKeys: string[];
+  /** An OpenAPI document whose webhooks to publish instead of the built-in contract's. */
+  spec?: string | undefined;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
@@ -40,6 +43,8 @@ const schema = z.object({
   allowNetworks: list.default([]),
   encryptionKey: z.string().min(1).nullable().default(null),
   previousEncryptionKeys: list.default([]),
+  privateKeys: list.default([]),
+  spec: z.string().min(1).optional(),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -62,6 +67,9 @@ Options (each also read from the environment variable shown):
   --previous-encryption-keys <keys>
                            PLANT_STORE_PREVIOUS_ENCRYPTION_KEYS
                                                           older keys, comma-separated, still read after a key rotation
+  --private-key <list>     PLANT_STORE_SIGNING_KEY        whsk_ ed25519 private keys (comma-separated; several during a
+                                                          rotation) for subscriptions that sign v1a (asymmetric or both)
+  --spec <file>            PLANT_STORE_SPEC               an OpenAPI document (YAML/JSON) whose webhooks to publish (default: built in)
   --log-level <level>      PLANT_STORE_LOG_LEVEL          fatal|error|warn|info|debug|trace|silent (default info)
   -h, --help                                              this help
   -v, --version                                           the version
@@ -104,12 +112,18 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): SenderConfig
         flag: "previous-encryption-keys",
         env: "PLANT_STORE_PREVIOUS_ENCRYPTION_KEYS",
       },
+      privateKeys: { flag: "private-key", env: "PLANT_STORE_SIGNING_KEY" },
+      spec: { flag: "spec", env: "PLANT_STORE_SPEC" },
       logLevel: { flag: "log-level", env: "PLANT_STORE_LOG_LEVEL" },
     },
     checks: (config) =>
       [
         ["--admin-token / PLANT_STORE_ADMIN_TOKENS", () => createTokenVerifier(config.adminTokens)],
         ["--allow-networks / PLANT_STORE_ALLOW_NETWORKS", () => parseAllowList(config.allowNetworks)],
+        ...config.privateKeys.map(
+          (key, i) =>
+            [`--private-key / PLANT_STORE_SIGNING_KEY entry ${i + 1}`, () => parsePrivateKey(key)] as const,
+        ),
         ...(config.encryptionKey === null
           ? []
           : [

@@ -1,4 +1,6 @@
 import { openAppStore, type StoreSetting } from "@plant-store/app-kit";
+import { publicKeyOf } from "@plant-store/core";
+import type { Catalog } from "@plant-store/spec";
 import type { Store } from "@plant-store/store";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
@@ -25,6 +27,10 @@ export interface SenderOptions {
   perSubscription?: number;
   timeoutMs?: number;
   schedule?: readonly number[];
+  /** `whsk_` ed25519 private keys for subscriptions that sign `v1a` (several during a rotation). */
+  privateKeys?: readonly string[];
+  /** The webhooks it publishes: a catalog read from a document (`loadCatalog`); default `@plant-store/spec`'s. */
+  catalog?: Catalog;
   /** Disable a subscription failing continuously this long. Default 5 days. */
   disableAfterMs?: number;
   /** Run the delivery worker in this process. Default true. */
@@ -57,6 +63,8 @@ export interface Sender {
 export async function createSender(options: SenderOptions): Promise<Sender> {
   const allow = parseAllowList(options.allowNetworks ?? []);
   const resolve = options.resolve ?? systemResolver;
+  // A private key that cannot sign (bad base64, halves from two pairs) stops the start, not every delivery later.
+  for (const key of options.privateKeys ?? []) await publicKeyOf(key);
   const keys = {
     // The sender decrypts every subscription's credentials: a missing key must stop the start, not every delivery.
     checkEncryptionKeys: true,
@@ -75,6 +83,8 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
     allow,
     resolve,
     metrics,
+    canSignAsymmetric: (options.privateKeys?.length ?? 0) > 0,
+    ...(options.catalog && { catalog: options.catalog }),
     ...(options.logger && { logger: options.logger }),
   });
   let worker: Worker | null = null;
@@ -88,6 +98,7 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
       ...(options.perSubscription !== undefined && { perSubscription: options.perSubscription }),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       ...(options.schedule && { schedule: options.schedule }),
+      ...(options.privateKeys && { privateKeys: options.privateKeys }),
       ...(options.disableAfterMs !== undefined && { disableAfterMs: options.disableAfterMs }),
     });
   }

@@ -28,6 +28,11 @@ export interface WorkerOptions {
   /** Lease per claimed delivery: after a crash, its deliveries are retried once it expires. Default timeout + 5 s. */
   leaseMs?: number;
   workerId?: string;
+  /**
+   * The sender's `whsk_` ed25519 private keys (several during a rotation): subscriptions signing `asymmetric` or
+   * `both` get one `v1a` signature per key. Default none.
+   */
+  privateKeys?: readonly string[];
 }
 
 /** A running worker. */
@@ -57,6 +62,7 @@ export function startWorker(options: WorkerOptions): Worker {
   const perSubscription = options.perSubscription ?? 16;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const schedule = options.schedule ?? STANDARD_SCHEDULE_MS;
+  const privateKeys = options.privateKeys ?? [];
   const leaseMs = options.leaseMs ?? timeoutMs + 5_000;
   const workerId = options.workerId ?? `sender-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const disableAfterMs = options.disableAfterMs ?? 5 * DAY;
@@ -95,7 +101,12 @@ export function startWorker(options: WorkerOptions): Worker {
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const { subscription, message } = delivery;
     const outcome = await deliver(
-      { url: subscription.url, token: subscription.token, secrets: subscription.secrets },
+      {
+        url: subscription.url,
+        token: subscription.token,
+        secrets: subscription.signing === "asymmetric" ? [] : subscription.secrets,
+        privateKeys: subscription.signing === "symmetric" ? [] : privateKeys,
+      },
       { id: message.id, eventType: message.eventType, body: message.body },
       { transport: options.transport, timeoutMs },
     );

@@ -74,7 +74,7 @@ export const adminRoutes = {
     method: "PATCH",
     path: "/subscriptions/{id}",
     tag: "subscriptions",
-    summary: "Change the URL",
+    summary: "Change the URL, the event types or the signing scheme",
     params: s.SubscriptionParams,
     body: { schema: s.SubscriptionUpdate, required: true },
     ok: { status: 200, description: "Updated.", schema: s.Subscription },
@@ -125,7 +125,8 @@ export const adminRoutes = {
     method: "POST",
     path: "/events",
     tag: "events",
-    summary: "Publish a New Plant event to every enabled subscription",
+    summary: "Publish an event to every enabled subscription that receives its type",
+    query: s.PublishQuery,
     headers: s.PublishHeaders,
     body: {
       schema: s.PublishBody,
@@ -136,6 +137,7 @@ export const adminRoutes = {
     },
     ok: { status: 202, description: "Stored; deliveries are queued.", schema: s.Published },
     errors: {
+      400: "The event type is not one of the contract's webhooks (the message lists them), or the body is not JSON.",
       409: "The Idempotency-Key was already used for a different event.",
       422: "The JSON does not match the event's schema; the message names each problem.",
     },

@@ -2,6 +2,7 @@ import {
   checkTarget,
   DEFAULT_GRACE_MS,
   DELIVERY_STATES,
+  EVENT_TYPE_PATTERN,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_RULE,
   MAX_DISABLE_REASON_LENGTH,
@@ -9,6 +10,7 @@ import {
   PAGE_SIZE,
   parseDateTime,
   parseSecret,
+  SIGNING_SCHEMES,
 } from "@plant-store/core";
 import type { NewPlant } from "@plant-store/spec";
 import { z } from "zod";
@@ -25,6 +27,27 @@ const documentedAs = <T extends z.ZodType>(schema: T, jsonSchema: Record<string,
 
 /** The spec's New Plant, referenced: the document copies its component from `@plant-store/spec`. */
 const newPlantRef = { $ref: "#/components/schemas/NewPlant" };
+
+const EVENT_TYPE_RULE =
+  'an event type is an operationId of the contract, e.g. "newPlant" (see GET /event-types).';
+const eventType = z.string({ error: EVENT_TYPE_RULE }).regex(EVENT_TYPE_PATTERN, { error: EVENT_TYPE_RULE });
+const EVENT_TYPES_RULE =
+  "eventTypes must be a non-empty array of distinct event types, or null for every type.";
+/** A subscription's filter (as Svix's filterTypes): the event types it receives; null or absent = every type. */
+const eventTypes = z
+  .array(eventType, { error: EVENT_TYPES_RULE })
+  .min(1, { error: EVENT_TYPES_RULE })
+  .refine((types) => new Set(types).size === types.length, { error: EVENT_TYPES_RULE })
+  .nullable()
+  .meta({
+    description: 'The event types it receives (e.g. ["newPlant"]); null = every type, now and added later.',
+  });
+const signing = z
+  .enum(SIGNING_SCHEMES, { error: `signing must be one of ${SIGNING_SCHEMES.join(", ")}.` })
+  .meta({
+    description:
+      "symmetric: v1 (HMAC, the subscription's whsec_ secrets); asymmetric: v1a (ed25519, the sender's whsk_ key); both, while a receiver migrates.",
+  });
 
 const dateTime = z.string().meta({ format: "date-time" });
 const nullableDateTime = z.string().nullable().meta({ format: "date-time" });
@@ -49,7 +72,9 @@ const targetUrl = (missing: string) =>
       const shape = checkTarget({ url, token: "x", secrets: [] });
       if (!shape.ok) ctx.addIssue({ code: "custom", message: shape.reason });
     })
-    .meta({ description: "The receiver's New Plant endpoint, http(s)." });
+    .meta({
+      description: "The receiver's endpoint, http(s): it receives every event type the subscription takes.",
+    });
 
 /** A bearer token the receiver accepts: RFC 6750 b64token characters. */
 const bearerToken = (field: string) =>
@@ -145,11 +170,21 @@ export const SubscriptionInput = z
     secret: signingSecret("secret")
       .optional()
       .meta({ description: "`whsec_` signing secret; generated when omitted." }),
+    eventTypes: eventTypes.optional(),
+    signing: signing.optional().meta({ description: "Default symmetric." }),
   })
   .meta({ id: "SubscriptionInput" });
 
-/** Body of `PATCH /subscriptions/{id}`. */
-export const SubscriptionUpdate = z.object({ url: targetUrl("Send the field to change: { url }.") });
+/** Body of `PATCH /subscriptions/{id}`: the fields to change. */
+export const SubscriptionUpdate = z
+  .object({
+    url: targetUrl("url must be the receiver's http(s) endpoint.").optional(),
+    eventTypes: eventTypes.optional(),
+    signing: signing.optional(),
+  })
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), {
+    error: "Send the fields to change: { url, eventTypes, signing }.",
+  });
 
 /** Body of `POST /subscriptions/{id}/disable` (optional). */
 export const DisableInput = z.object({
@@ -212,6 +247,14 @@ export const RecoverInput = z.object({
  */
 export const PublishBody = documentedAs(z.string(), newPlantRef);
 
+/** Query of `POST /events`: which webhook of the contract the body is. */
+export const PublishQuery = z.object({
+  type: eventType.optional().meta({
+    description:
+      "The event type (operationId) the body is, e.g. plantSold; default newPlant. The body must match that webhook's schema.",
+  }),
+});
+
 // --- answers --------------------------------------------------------------------------------------------------
 
 /** Every error: `{ error, message }`. */
@@ -229,6 +272,11 @@ export const Subscription = z
     signingSecrets: z
       .int()
       .meta({ description: "How many secrets sign right now (more than 1 during a rotation)." }),
+    eventTypes: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: "The event types it receives; null = every type." }),
+    signing,
     createdAt: dateTime,
     updatedAt: dateTime,
   })
@@ -265,6 +313,7 @@ export const Message = z
   .object({
     id: z.string(),
     idempotencyKey: z.string().nullable(),
+    eventType: z.string().meta({ description: "The event type (operationId) of the payload." }),
     createdAt: dateTime,
     payload: documentedAs(z.custom<NewPlant>(), newPlantRef),
   })

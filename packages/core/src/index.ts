@@ -52,6 +52,7 @@ export {
   DEFAULT_GRACE_MS,
   DELIVERY_STATES,
   type DeliveryState,
+  EVENT_TYPE_PATTERN,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_RULE,
   isDeliveryState,
@@ -60,9 +61,10 @@ export {
   MAX_GRACE_MS,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   PAGE_SIZE,
+  SIGNING_SCHEMES,
+  type SigningScheme,
 } from "./delivery/outbox-rules.js";
 export { type ErrorBody, HttpError, PlantStoreError } from "./errors.js";
-export { stringifyJson } from "./json/stringify.js";
 export {
   ApiError,
   type CompiledSchema,
@@ -90,6 +92,7 @@ export {
   isMessageId,
   type MessageIdOptions,
 } from "./ids.js";
+export { stringifyJson } from "./json/stringify.js";
 export {
   createMemoryDedup,
   createWebhookHandler,
@@ -106,13 +109,22 @@ export {
 } from "./receive/index.js";
 export { errorResponse } from "./receive/responses.js";
 export {
+  createKeyPair,
   createSecret,
   createSigning,
   createVerifier,
+  type KeyPair,
+  PRIVATE_KEY_PREFIX,
+  PUBLIC_KEY_PREFIX,
+  parsePrivateKey,
+  parsePublicKey,
   parseSecret,
+  publicKeyOf,
   SECRET_PREFIX,
+  type SignatureHeaderInput,
   type SignedMessage,
   type Signing,
+  type SignKey,
   sign,
   signatureHeader,
   type VerifyFailure,

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createFetchHandler } from "../src/adapters/fetch.js";
 import type { WebhookHandlerOptions } from "../src/receive/handler.js";
 import { createMemoryDedup, type ReceivedEvent } from "../src/receive/index.js";
+import { createKeyPair, signatureHeader } from "../src/signing/index.js";
 import { NOW_MS, NOW_S, SECRET, signedHeaders, TOKEN, webhookUrl } from "./helpers.js";
 
 const PLANT = '{"id":1,"name":"Monstera deliciosa","tag":"tropical"}';
@@ -424,5 +425,46 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
       ),
       { numRuns: 400 },
     );
+  });
+});
+
+describe("receive pipeline with ed25519 public keys (v1a)", () => {
+  it("accepts a v1a signature from a configured key, refuses one from another key, and takes both schemes at once", async () => {
+    const [current, previous, stranger] = await Promise.all([
+      createKeyPair(),
+      createKeyPair(),
+      createKeyPair(),
+    ]);
+    const keyed = app({ secrets: undefined, publicKeys: [previous.publicKey, current.publicKey] });
+    const headers = async (privateKeys: string[], secrets: string[] = []) => ({
+      ...(await signedHeaders(PLANT)),
+      "webhook-signature": await signatureHeader({
+        secrets,
+        privateKeys,
+        id: "msg_test_1",
+        timestamp: NOW_S,
+        body: PLANT,
+      }),
+    });
+    expect((await post(keyed, PLANT, await headers([current.privateKey]))).status).toBe(200);
+    expectError(
+      await post(keyed, PLANT, await headers([stranger.privateKey])),
+      401,
+      /No v1a \(ed25519\) signature matches/,
+    );
+    // A v1 signature alone means nothing to a receiver holding only public keys.
+    expectError(await post(keyed, PLANT, await signedHeaders(PLANT)), 401, /none of version v1a/);
+    const both = app({ publicKeys: [current.publicKey] });
+    expect((await post(both, PLANT, await headers([stranger.privateKey], [SECRET]))).status).toBe(200);
+    expect((await post(both, PLANT, await headers([current.privateKey]))).status).toBe(200);
+    // The last delivery repeats the webhook-id of the one before on the same receiver: a duplicate, stored once.
+    expect(events).toHaveLength(2);
+  });
+
+  it("refuses a bad public key when the handler is created", () => {
+    expect(() => app({ publicKeys: ["whpk_short"] })).toThrow(
+      expect.objectContaining({ code: "invalid_key" }),
+    );
+    expect(() => app({ publicKeys: "whpk_x" })).toThrow(/publicKeys must be an array/);
   });
 });

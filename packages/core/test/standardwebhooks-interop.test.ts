@@ -164,11 +164,14 @@ describe.each(implementations)("malformed signature entries on $implementation c
 
 describe("vectors.json against the reference library", () => {
   // The reference library is laxer on malformed headers (it accepts ids with spaces, parses "1.5" as 1), so only the
-  // verdicts both implement — accept, bad signature, timestamp window — are compared.
+  // verdicts both implement — accept, bad signature, timestamp window — are compared. It implements no v1a
+  // (ed25519), so vectors whose receiver holds public keys are left out (test/svix-interop.test.ts covers mixed headers).
   const comparable = buildVectors().vectors.filter(
     (v) =>
-      v.expected.ok ||
-      ["no_matching_signature", "timestamp_too_old", "timestamp_in_future"].includes(v.expected.code),
+      v.publicKeys.length === 0 &&
+      v.secrets.length > 0 &&
+      (v.expected.ok ||
+        ["no_matching_signature", "timestamp_too_old", "timestamp_in_future"].includes(v.expected.code)),
   );
 
   it.each(comparable.filter((v) => v.toleranceSeconds === 300).map((v) => [v.name, v] as const))(

@@ -38,11 +38,28 @@ describe("vectors.json", () => {
 });
 
 describe.each(implementations)("vectors on $implementation crypto", (crypto) => {
-  const { verify } = createSigning(crypto);
+  const { verify, sign, publicKeyOf } = createSigning(crypto);
+
+  it.each(committed.keyPairs.map((pair) => [pair.name, pair] as const))(
+    "key pair %s: the public key is the private key's, and signing reproduces the v1a signatures",
+    async (_, pair) => {
+      expect(await publicKeyOf(pair.privateKey)).toBe(pair.publicKey);
+      const valid = committed.vectors.find((v) => v.name === "v1a-valid");
+      if (!valid?.id || !valid.timestamp || !valid.signature) throw new Error("v1a-valid vector missing");
+      const ours = await sign({
+        privateKey: pair.privateKey,
+        id: valid.id,
+        timestamp: valid.timestamp,
+        body: valid.body,
+      });
+      expect(ours === valid.signature).toBe(valid.publicKeys.includes(pair.publicKey));
+    },
+  );
 
   it.each(committed.vectors.map((vector) => [vector.name, vector] as const))("%s", async (_, vector) => {
     const result = await verify({
       secrets: vector.secrets,
+      publicKeys: vector.publicKeys,
       id: vector.id,
       timestamp: vector.timestamp,
       signature: vector.signature,

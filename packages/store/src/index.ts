@@ -45,6 +45,7 @@ export type { Store } from "./api/store.js";
 export type {
   CreateSubscriptionInput,
   SecretInput,
+  SigningScheme,
   SigningSecret,
   Subscription,
   Subscriptions,
@@ -62,4 +63,5 @@ export { openStore } from "./open-store.js";
 export type { OpenStoreOptions, StoreLogger } from "./options.js";
 export { KEPT_HEADERS } from "./shared/headers.js";
 export { parseEncryptionKey } from "./shared/secret-box.js";
+export { SIGNING_SCHEMES } from "./shared/subscription-codec.js";
 export { MAX_RESPONSE_BYTES } from "./shared/truncate.js";

@@ -6,6 +6,7 @@ import {
   createAdminClient,
 } from "@plant-store/admin-api";
 import type { Command } from "commander";
+import { commandEvent, type EventOptions } from "../events.js";
 import {
   bearerToken,
   CliError,
@@ -94,11 +95,15 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
       httpUrl("<url>", id);
       const token = text("token");
       const secret = text("secret");
+      const eventTypes = text("eventTypes");
+      const signing = text("signing");
       const request = check("createSubscription", {
         body: {
           url: id,
           ...(token !== undefined && { token }),
           ...(secret !== undefined && { secret }),
+          ...(eventTypes !== undefined && { eventTypes: eventTypes.split(",").map((type) => type.trim()) }),
+          ...(signing !== undefined && { signing: signing as never }),
         },
       });
       result = await call("createSubscription", request);
@@ -143,9 +148,12 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
     case "publish": {
       const key = options.idempotencyKey as string | undefined;
       const headers = key === undefined ? {} : { "idempotency-key": key };
-      check("publishEvent", { headers, body: "" });
-      const body = await payloadBytes(options as never);
-      result = await call("publishEvent", { headers, body });
+      // --event names a webhook of the contract (or of --spec); the sender checks the body against its schema.
+      const { entry } = await commandEvent(options as EventOptions);
+      const query = { type: entry.type };
+      check("publishEvent", { query, headers, body: "" });
+      const body = await payloadBytes(options as never, false, entry);
+      result = await call("publishEvent", { query, headers, body });
       break;
     }
     case "deliveries.list": {

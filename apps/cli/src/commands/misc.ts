@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { checkTokenFormat, createSecret, createToken, hashToken } from "@plant-store/core";
+import { checkTokenFormat, createKeyPair, createSecret, createToken, hashToken } from "@plant-store/core";
 import { document } from "@plant-store/spec";
 import { commandCatalog, commandEvent, type EventOptions } from "../events.js";
 import { CliError, paint, printJson } from "../output.js";
@@ -137,4 +137,21 @@ export function secretCreate(options: { json?: boolean }): void {
   const secret = createSecret();
   if (options.json) printJson({ secret });
   else process.stdout.write(`${secret}\n`);
+}
+
+/**
+ * `plant-store keypair create`: an ed25519 key pair for `v1a` signatures.
+ *
+ * @example
+ * ```ts
+ * await keypairCreate({}); // private key: whsk_… / public key: whpk_…
+ * ```
+ */
+export async function keypairCreate(options: { json?: boolean }): Promise<void> {
+  const { privateKey, publicKey } = await createKeyPair();
+  if (options.json) printJson({ privateKey, publicKey });
+  else
+    process.stdout.write(
+      `private key (sender, keep secret): ${privateKey}\npublic key (receivers):         ${publicKey}\n`,
+    );
 }

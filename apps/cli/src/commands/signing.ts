@@ -1,19 +1,35 @@
-import { createMessageId, sign, type VerifyFailure, verify } from "@plant-store/core";
+import { createMessageId, signatureHeader, type VerifyFailure, verify } from "@plant-store/core";
 import { commandEvent, type EventOptions } from "../events.js";
 import { CliError, paint, printJson } from "../output.js";
 import { type PayloadOptions, payloadBytes } from "../payload.js";
 
 /**
- * `plant-store sign`: the three Standard Webhooks headers for a body.
+ * `plant-store sign`: the three Standard Webhooks headers for a body, signed with each `--secret` (`v1`) and each
+ * `--private-key` (`v1a`).
  *
  * @example
  * ```ts
- * await signCommand({ secret: "whsec_…", data: '{"id":1,"name":"Fern"}' });
+ * await signCommand({ secret: ["whsec_…"], data: '{"id":1,"name":"Fern"}' });
+ * await signCommand({ privateKey: ["whsk_…"], data: '{"id":1,"name":"Fern"}' });
  * ```
  */
 export async function signCommand(
-  options: PayloadOptions & { secret: string; msgId?: string; timestamp?: string; json?: boolean },
+  options: PayloadOptions & {
+    secret?: string[];
+    privateKey?: string[];
+    msgId?: string;
+    timestamp?: string;
+    json?: boolean;
+  },
 ): Promise<void> {
+  const secrets = options.secret ?? [];
+  const privateKeys = options.privateKey ?? [];
+  if (secrets.length === 0 && privateKeys.length === 0) {
+    throw new CliError(
+      "Sign with --secret whsec_… (v1, HMAC) and/or --private-key whsk_… (v1a, ed25519).",
+      2,
+    );
+  }
   const body = await payloadBytes(options, true, (await commandEvent(options as EventOptions)).entry);
   const id = options.msgId ?? createMessageId();
   if (options.timestamp !== undefined && !/^\d+$/.test(options.timestamp)) {
@@ -22,7 +38,7 @@ export async function signCommand(
   const timestamp = options.timestamp ? Number(options.timestamp) : Math.floor(Date.now() / 1000);
   let signature: string;
   try {
-    signature = await sign({ secret: options.secret, id, timestamp, body });
+    signature = await signatureHeader({ secrets, privateKeys, id, timestamp, body });
   } catch (error) {
     throw new CliError((error as Error).message, 2);
   }
@@ -42,7 +58,7 @@ const WHY: Record<VerifyFailure, string> = {
   malformed_signature: "malformed header: webhook-signature",
   timestamp_too_old: "stale: the timestamp is older than the tolerance",
   timestamp_in_future: "future: the timestamp is ahead of the tolerance",
-  no_matching_signature: "signature does not match: wrong secret, or the body changed",
+  no_matching_signature: "signature does not match: wrong secret or key, or the body changed",
 };
 
 /**
@@ -51,11 +67,13 @@ const WHY: Record<VerifyFailure, string> = {
  * @example
  * ```ts
  * await verifyCommand({ secret: ["whsec_…"], header: ["webhook-id: msg_1", …], data: body, tolerance: "300" });
+ * await verifyCommand({ publicKey: ["whpk_…"], header: [ … ], data: body, tolerance: "300" });
  * ```
  */
 export async function verifyCommand(
   options: PayloadOptions & {
-    secret: string[];
+    secret?: string[];
+    publicKey?: string[];
     header?: string[];
     msgId?: string;
     timestamp?: string;
@@ -71,11 +89,18 @@ export async function verifyCommand(
     headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
   }
   if (!/^\d+$/.test(options.tolerance)) throw new CliError("--tolerance must be whole seconds.", 2);
+  if (!options.secret?.length && !options.publicKey?.length) {
+    throw new CliError(
+      "Verify with --secret whsec_… (v1, HMAC) and/or --public-key whpk_… (v1a, ed25519).",
+      2,
+    );
+  }
   const body = await payloadBytes(options, true, (await commandEvent(options as EventOptions)).entry);
   let result: Awaited<ReturnType<typeof verify>>;
   try {
     result = await verify({
-      secrets: options.secret,
+      secrets: options.secret ?? [],
+      publicKeys: options.publicKey ?? [],
       id: options.msgId ?? headers["webhook-id"],
       timestamp: options.timestamp ?? headers["webhook-timestamp"],
       signature: options.signature ?? headers["webhook-signature"],

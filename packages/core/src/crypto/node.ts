@@ -4,7 +4,17 @@
  *
  * @module
  */
-import { createHmac, hash, timingSafeEqual as nodeTimingSafeEqual, randomFillSync } from "node:crypto";
+import {
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  hash,
+  type KeyObject,
+  sign as nodeSign,
+  timingSafeEqual as nodeTimingSafeEqual,
+  verify as nodeVerify,
+  randomFillSync,
+} from "node:crypto";
 
 /**
  * Which implementation `#crypto` resolved to.
@@ -96,4 +106,73 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
 /** A plain `Uint8Array` view of a Buffer (no copy), so callers never depend on Buffer's methods. */
 function plain(buffer: Buffer): Uint8Array {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+// DER wrappers of a raw ed25519 key (RFC 8410): node:crypto and WebCrypto both import these.
+const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+const privateKeys = new WeakMap<Uint8Array, KeyObject>();
+const publicKeys = new WeakMap<Uint8Array, KeyObject>();
+
+/**
+ * The 32-byte ed25519 public key of a 32-byte seed.
+ *
+ * @example
+ * ```ts
+ * (await ed25519PublicKey(randomBytes(32))).length; // 32
+ * ```
+ */
+export async function ed25519PublicKey(seed: Uint8Array): Promise<Uint8Array> {
+  const spki = createPublicKey(privateKeyObject(seed)).export({ format: "der", type: "spki" });
+  return plain(spki.subarray(SPKI_ED25519_PREFIX.length));
+}
+
+/**
+ * The 64-byte ed25519 signature of `data` under a 32-byte seed.
+ *
+ * @example
+ * ```ts
+ * (await ed25519Sign(seed, utf8Encode("message"))).length; // 64
+ * ```
+ */
+export async function ed25519Sign(seed: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
+  return plain(nodeSign(null, data, privateKeyObject(seed)));
+}
+
+/**
+ * Whether `signature` is a valid ed25519 signature of `data` under a 32-byte public key.
+ *
+ * @example
+ * ```ts
+ * await ed25519Verify(publicKey, data, await ed25519Sign(seed, data)); // true
+ * ```
+ */
+export async function ed25519Verify(
+  publicKey: Uint8Array,
+  data: Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
+  let key = publicKeys.get(publicKey);
+  if (!key) {
+    key = createPublicKey({
+      key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]),
+      format: "der",
+      type: "spki",
+    });
+    publicKeys.set(publicKey, key);
+  }
+  return nodeVerify(null, data, key, signature);
+}
+
+function privateKeyObject(seed: Uint8Array): KeyObject {
+  let key = privateKeys.get(seed);
+  if (!key) {
+    key = createPrivateKey({
+      key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]),
+      format: "der",
+      type: "pkcs8",
+    });
+    privateKeys.set(seed, key);
+  }
+  return key;
 }

@@ -22,4 +22,13 @@ export interface CryptoProvider {
   randomBytes(length: number): Uint8Array;
   /** Compares in time independent of the contents; `false` on a length mismatch. */
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
+  /** The 32-byte ed25519 public key of a 32-byte private key seed (RFC 8032). */
+  ed25519PublicKey(seed: Uint8Array): Promise<Uint8Array>;
+  /** The 64-byte ed25519 signature of `data` under a 32-byte private key seed. */
+  ed25519Sign(seed: Uint8Array, data: Uint8Array): Promise<Uint8Array>;
+  /**
+   * Whether `signature` is a valid ed25519 signature of `data` under a 32-byte public key. Imported keys are cached
+   * per `Uint8Array` object, so callers that keep their decoded keys import each once.
+   */
+  ed25519Verify(publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array): Promise<boolean>;
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSecret, verify } from "../signing/index.js";
+import { createKeyPair, createSecret, verify } from "../signing/index.js";
 import { VERSION } from "../version.js";
 import { deliver } from "./deliver.js";
 import { BLOCKED_ADDRESS_CODE } from "./describe-error.js";
@@ -127,6 +127,43 @@ describe("deliver over real HTTP", () => {
       now,
     });
     expect(tampered.ok).toBe(false);
+  });
+
+  it("signs v1a with the target's private keys, after the v1 signatures, or alone", async () => {
+    const pair = await createKeyPair();
+    const secret = createSecret();
+    const server = await listen((res) => res.writeHead(204).end());
+    const body = '{"id":1,"name":"Fern"}';
+    await deliver(
+      { url: server.url, token, secrets: [secret], privateKeys: [pair.privateKey] },
+      { id: "msg_1", body },
+    );
+    await deliver(
+      { url: server.url, token, secrets: [], privateKeys: [pair.privateKey] },
+      { id: "msg_2", body },
+    );
+    const [both, keyOnly] = server.received;
+    expect(both!.headers["webhook-signature"]).toMatch(/^v1,\S+ v1a,\S+$/);
+    expect(keyOnly!.headers["webhook-signature"]).toMatch(/^v1a,[A-Za-z0-9+/]{86}==$/);
+    for (const request of [both!, keyOnly!]) {
+      const headers = request.headers as Record<string, string>;
+      const input = {
+        id: headers["webhook-id"],
+        timestamp: headers["webhook-timestamp"],
+        signature: headers["webhook-signature"],
+        body: request.body,
+      };
+      expect(await verify({ ...input, publicKeys: [pair.publicKey] })).toMatchObject({ ok: true });
+    }
+    const broken = await deliver(
+      { url: server.url, token, secrets: [], privateKeys: ["whsk_AAAA"] },
+      { id: "msg_3", body },
+    );
+    expect(broken).toMatchObject({
+      kind: "failed",
+      error: expect.stringMatching(/^Cannot sign for this target: .*private key/),
+    });
+    expect(server.received).toHaveLength(2);
   });
 
   it("sends a string body as UTF-8, without a signature when there is no secret", async () => {

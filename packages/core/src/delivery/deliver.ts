@@ -5,6 +5,7 @@ import { VERSION } from "../version.js";
 import { checkTarget } from "./check-target.js";
 import { type Classification, classifyResponse } from "./classify.js";
 import { describeError, isBlockedAddressError, redact } from "./describe-error.js";
+import { EVENT_TYPE_PATTERN } from "./outbox-rules.js";
 import { readCapped } from "./read-capped.js";
 import type {
   DeliverOptions,
@@ -87,7 +88,10 @@ export async function deliver(
     );
   }
   const secrets: readonly unknown[] = Array.isArray(target.secrets) ? target.secrets : [];
-  const sensitive = [target.token, ...secrets].filter((value): value is string => typeof value === "string");
+  const keys: readonly unknown[] = Array.isArray(target.privateKeys) ? target.privateKeys : [];
+  const sensitive = [target.token, ...secrets, ...keys].filter(
+    (value): value is string => typeof value === "string",
+  );
   const timestamp = Math.floor(now() / 1000);
   const unusable = (error: string): DeliveryOutcome => ({
     kind: "failed",
@@ -105,7 +109,7 @@ export async function deliver(
     return unusable("The message id must be a non-empty string of visible ASCII to be sent as webhook-id.");
   }
   const eventType = message.eventType ?? DEFAULT_EVENT_TYPE;
-  if (typeof eventType !== "string" || !HEADER_SAFE_ID.test(eventType)) {
+  if (typeof eventType !== "string" || !EVENT_TYPE_PATTERN.test(eventType)) {
     return unusable(
       `The message event type must be a non-empty string of visible ASCII to be sent as ${EVENT_TYPE_HEADER}.`,
     );
@@ -122,10 +126,15 @@ export async function deliver(
     [WEBHOOK_HEADERS.timestamp]: String(timestamp),
     [EVENT_TYPE_HEADER]: eventType,
   };
-  if (target.secrets.length > 0) {
+  const privateKeys = target.privateKeys ?? [];
+  if (!Array.isArray(privateKeys)) {
+    return unusable("The target's privateKeys must be an array of 'whsk_…' strings.");
+  }
+  if (target.secrets.length > 0 || privateKeys.length > 0) {
     try {
       headers[WEBHOOK_HEADERS.signature] = await signatureHeader({
         secrets: target.secrets,
+        privateKeys,
         id: message.id,
         timestamp,
         body: message.body,

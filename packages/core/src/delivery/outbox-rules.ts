@@ -65,3 +65,12 @@ export const DEFAULT_DISABLE_REASON = "Disabled by an operator.";
 
 /** Page sizes of every list (deliveries, inbox events): `limit` is 1 to `max`, `default` when not given. */
 export const PAGE_SIZE = { default: 50, max: 1000 } as const;
+
+/** How a subscription's deliveries are signed: v1 (HMAC, `whsec_`), v1a (ed25519, `whsk_`), or both while migrating. */
+export const SIGNING_SCHEMES = ["symmetric", "asymmetric", "both"] as const;
+
+/** One of {@link SIGNING_SCHEMES}. */
+export type SigningScheme = (typeof SIGNING_SCHEMES)[number];
+
+/** What an event type must be to travel as a header (`webhook-event-type`) and be stored: 1 to 100 visible characters. */
+export const EVENT_TYPE_PATTERN = /^[\x21-\x7e]{1,100}$/;

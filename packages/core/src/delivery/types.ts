@@ -16,6 +16,8 @@ export interface DeliveryTarget {
   token: string;
   /** `whsec_` secrets; one `v1,` signature per secret. */
   secrets: readonly string[];
+  /** `whsk_` ed25519 private keys; one `v1a,` signature per key, after the `v1` ones. Default none. */
+  privateKeys?: readonly string[] | undefined;
 }
 
 /**

@@ -42,8 +42,13 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 interface CommonOptions {
   /** Accepted bearer tokens (clear or `sha256:<hex>`), or a ready verifier. Required. */
   tokens: readonly string[] | TokenVerifier;
-  /** `whsec_` secrets; when given, a valid Standard Webhooks signature is required. */
+  /** `whsec_` secrets; when given, a valid Standard Webhooks signature (`v1`) is required. */
   secrets?: readonly string[] | undefined;
+  /**
+   * `whpk_` ed25519 public keys; when given, a valid signature is required, and a `v1a` one from a matching
+   * private key is accepted (alone, or besides `secrets`). Several during rotation.
+   */
+  publicKeys?: readonly string[] | undefined;
   /** Allowed clock skew for `webhook-timestamp`, both ways. Default 300 s. */
   toleranceSeconds?: number | undefined;
   /** Body cap in bytes (413 beyond it). Default 1 MiB. */
@@ -146,9 +151,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       "secrets must be an array of 'whsec_…' strings (several during rotation); wrap a single secret in [ ].",
     );
   }
-  const secrets = options.secrets && options.secrets.length > 0 ? options.secrets : null;
-  // Secrets are decoded once, here: a bad one throws now (a configuration error), not on every request.
-  const verify = secrets ? createVerifier(secrets) : null;
+  if (options.publicKeys !== undefined && !Array.isArray(options.publicKeys)) {
+    throw invalidOption(
+      "publicKeys must be an array of 'whpk_…' strings (several during rotation); wrap a single key in [ ].",
+    );
+  }
+  const secrets = options.secrets ?? [];
+  const publicKeys = options.publicKeys ?? [];
+  // Secrets and keys are decoded once, here: a bad one throws now (a configuration error), not on every request.
+  const verify = secrets.length > 0 || publicKeys.length > 0 ? createVerifier({ secrets, publicKeys }) : null;
   const toleranceSeconds = numberOption("toleranceSeconds", options.toleranceSeconds, 300, {
     min: 0,
     unit: "(seconds)",

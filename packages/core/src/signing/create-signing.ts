@@ -1,6 +1,13 @@
 import type { CryptoProvider } from "../crypto/types.js";
+import { generateKeyPair, type KeyPair, publicKeyOfWith } from "./keys.js";
 import { generateSecret } from "./secret.js";
-import { type SignedMessage, signatureHeaderWith, signWith } from "./sign.js";
+import {
+  type SignatureHeaderInput,
+  type SignedMessage,
+  type SignKey,
+  signatureHeaderWith,
+  signWith,
+} from "./sign.js";
 import { type VerifyInput, type VerifyResult, verifyWith } from "./verify.js";
 
 /**
@@ -14,10 +21,14 @@ import { type VerifyInput, type VerifyResult, verifyWith } from "./verify.js";
 export interface Signing {
   /** See {@link createSecret}. */
   createSecret(options?: { random?: ((n: number) => Uint8Array) | undefined }): string;
+  /** See {@link createKeyPair}. */
+  createKeyPair(options?: { random?: ((n: number) => Uint8Array) | undefined }): Promise<KeyPair>;
+  /** See {@link publicKeyOf}. */
+  publicKeyOf(privateKey: string): Promise<string>;
   /** See {@link sign}. */
-  sign(input: SignedMessage & { secret: string }): Promise<string>;
+  sign(input: SignedMessage & SignKey): Promise<string>;
   /** See {@link signatureHeader}. */
-  signatureHeader(input: SignedMessage & { secrets: readonly string[] }): Promise<string>;
+  signatureHeader(input: SignatureHeaderInput): Promise<string>;
   /** See {@link verify}. */
   verify(input: VerifyInput): Promise<VerifyResult>;
 }
@@ -35,6 +46,8 @@ export interface Signing {
 export function createSigning(crypto: CryptoProvider): Signing {
   return {
     createSecret: (options) => generateSecret(options?.random ?? crypto.randomBytes),
+    createKeyPair: (options) => generateKeyPair(crypto, options?.random ?? crypto.randomBytes),
+    publicKeyOf: (privateKey) => publicKeyOfWith(crypto, privateKey),
     sign: (input) => signWith(crypto, input),
     signatureHeader: (input) => signatureHeaderWith(crypto, input),
     verify: (input) => verifyWith(crypto, input),

@@ -1,18 +1,26 @@
 /**
- * Standard Webhooks v1 signing and verification: `whsec_` secrets, `v1,<base64 HMAC-SHA256>` signatures over
- * `${id}.${timestamp}.${body}`, several signatures and secrets for rotation, and a timestamp window.
+ * Standard Webhooks signing and verification: `whsec_` secrets with `v1,<base64 HMAC-SHA256>` signatures and
+ * `whsk_`/`whpk_` ed25519 key pairs with `v1a,<base64 ed25519>` signatures, over `${id}.${timestamp}.${body}`;
+ * several signatures, secrets and keys for rotation, and a timestamp window.
  *
  * @module
  */
 import * as platformCrypto from "#crypto";
 import { createSigning } from "./create-signing.js";
-import { parseSecrets } from "./secret.js";
-import type { SignedMessage } from "./sign.js";
-import { type VerifyInput, type VerifyResult, verifyWithKeys } from "./verify.js";
+import type { KeyPair } from "./keys.js";
+import type { SignatureHeaderInput, SignedMessage, SignKey } from "./sign.js";
+import { parseVerifierKeys, type VerifyInput, type VerifyResult, verifyWithKeys } from "./verify.js";
 
 export { createSigning, type Signing } from "./create-signing.js";
+export {
+  type KeyPair,
+  PRIVATE_KEY_PREFIX,
+  PUBLIC_KEY_PREFIX,
+  parsePrivateKey,
+  parsePublicKey,
+} from "./keys.js";
 export { parseSecret, SECRET_PREFIX } from "./secret.js";
-export type { SignedMessage } from "./sign.js";
+export type { SignatureHeaderInput, SignedMessage, SignKey } from "./sign.js";
 export type { VerifyFailure, VerifyInput, VerifyResult } from "./verify.js";
 
 const signing = createSigning(platformCrypto);
@@ -30,10 +38,37 @@ export function createSecret(options?: { random?: ((n: number) => Uint8Array) | 
 }
 
 /**
- * Signs one message: `v1,<base64 HMAC-SHA256 over "${id}.${timestamp}.${body}">`, the body bytes exactly as given.
- * Throws a `PlantStoreError` for a bad secret (`invalid_secret`), an id that is not 1 to 256 visible ASCII
- * characters (`malformed_id`; dots are allowed) or a timestamp
- * that is not whole non-negative seconds (`malformed_timestamp`).
+ * Creates an ed25519 key pair for `v1a` signatures: `whsk_` private key (sender) and `whpk_` public key (receivers).
+ *
+ * @example
+ * ```ts
+ * const { privateKey, publicKey } = await createKeyPair(); // "whsk_…", "whpk_…"
+ * ```
+ */
+export function createKeyPair(options?: {
+  random?: ((n: number) => Uint8Array) | undefined;
+}): Promise<KeyPair> {
+  return signing.createKeyPair(options);
+}
+
+/**
+ * The `whpk_` public key of a `whsk_` private key (throws `invalid_key` for a bad one).
+ *
+ * @example
+ * ```ts
+ * await publicKeyOf("whsk_…"); // "whpk_…"
+ * ```
+ */
+export function publicKeyOf(privateKey: string): Promise<string> {
+  return signing.publicKeyOf(privateKey);
+}
+
+/**
+ * Signs one message: `v1,<base64 HMAC-SHA256>` with a `secret`, or `v1a,<base64 ed25519>` with a `privateKey`,
+ * over `${id}.${timestamp}.${body}`, the body bytes exactly as given. Throws a `PlantStoreError` for a bad secret
+ * (`invalid_secret`) or key (`invalid_key`), an id that is not 1 to 256 visible ASCII characters (`malformed_id`;
+ * dots are allowed) or a timestamp that is not whole non-negative seconds (`malformed_timestamp`; a number or its
+ * digits).
  *
  * @example
  * ```ts
@@ -42,27 +77,30 @@ export function createSecret(options?: { random?: ((n: number) => Uint8Array) | 
  * // "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
  * ```
  */
-export function sign(input: SignedMessage & { secret: string }): Promise<string> {
+export function sign(input: SignedMessage & SignKey): Promise<string> {
   return signing.sign(input);
 }
 
 /**
- * The `webhook-signature` header value: one signature per secret, space separated, so receivers holding either
- * the old or the new secret accept the message during rotation.
+ * The `webhook-signature` header value: one `v1` signature per secret and one `v1a` signature per private key,
+ * space separated, so receivers holding either the old or the new secret or key accept the message during
+ * rotation, and receivers of either kind during a migration from secrets to keys.
  *
  * @example
  * ```ts
  * const header = await signatureHeader({ secrets: [oldSecret, newSecret], id, timestamp, body }); // "v1,… v1,…"
+ * await signatureHeader({ secrets: [secret], privateKeys: ["whsk_…"], id, timestamp, body }); // "v1,… v1a,…"
  * ```
  */
-export function signatureHeader(input: SignedMessage & { secrets: readonly string[] }): Promise<string> {
+export function signatureHeader(input: SignatureHeaderInput): Promise<string> {
   return signing.signatureHeader(input);
 }
 
 /**
- * Verifies a Standard Webhooks v1 message over its raw body. Entries of other versions are ignored and malformed
- * entries skipped (as the reference library does; a header with no well-formed entry is `malformed_signature`); each secret
- * is tried against each v1 signature without stopping early; the timestamp must lie within `toleranceSeconds`
+ * Verifies a Standard Webhooks message over its raw body: `v1` signatures against `secrets`, `v1a` against
+ * `publicKeys` (give either or both). Entries of versions it holds no key for are ignored and malformed entries
+ * skipped (as the reference library does; a header with no well-formed entry is `malformed_signature`); each secret
+ * is tried against each v1 signature without stopping early; the timestamp (the header text, or a number) must lie within `toleranceSeconds`
  * (default 300) of `now` in both directions. Failures come back as a result; only bad configuration throws.
  *
  * @example
@@ -80,18 +118,23 @@ export function verify(input: VerifyInput): Promise<VerifyResult> {
 }
 
 /**
- * Builds a verifier for a fixed set of secrets, decoded once (bad secrets throw here, at configuration time).
- * Used by the receive pipeline so that no request pays for decoding the secrets.
+ * Builds a verifier for a fixed set of secrets and/or public keys, decoded once (bad ones throw here, at
+ * configuration time). Used by the receive pipeline so that no request pays for decoding them.
  *
  * @example
  * ```ts
  * const check = createVerifier(["whsec_…"]);
+ * const both = createVerifier({ secrets: ["whsec_…"], publicKeys: ["whpk_…"] });
  * const result = await check({ id, timestamp, signature, body });
  * ```
  */
 export function createVerifier(
-  secrets: readonly string[],
-): (input: Omit<VerifyInput, "secrets">) => Promise<VerifyResult> {
-  const keys = parseSecrets(secrets);
-  return (input) => verifyWithKeys(platformCrypto, keys, input);
+  keys:
+    | readonly string[]
+    | { secrets?: readonly string[] | undefined; publicKeys?: readonly string[] | undefined },
+): (input: Omit<VerifyInput, "secrets" | "publicKeys">) => Promise<VerifyResult> {
+  const decoded = parseVerifierKeys(
+    Array.isArray(keys) ? { secrets: keys } : (keys as { secrets?: readonly string[] }),
+  );
+  return (input) => verifyWithKeys(platformCrypto, decoded, input);
 }

@@ -27,9 +27,14 @@ describe("parseSecret", () => {
     expect(parseSecret(createSecret())).toHaveLength(32);
   });
 
+  it("takes the secret without its whsec_ prefix, as standardwebhooks and svix do", () => {
+    expect(parseSecret("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")).toEqual(parseSecret(STANDARD_SECRET));
+  });
+
   it.each([
-    ["no prefix", "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "must be 'whsec_' followed by base64"],
-    ["another prefix", "whsk_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "must be 'whsec_' followed by base64"],
+    ["an ed25519 private key", "whsk_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "ed25519 private key ('whsk_…')"],
+    ["an ed25519 public key", "whpk_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "ed25519 public key ('whpk_…')"],
+    ["another prefix", "whsex_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "not valid base64"],
     ["a trailing line break", `${STANDARD_SECRET}\n`, "not valid base64"],
     ["url-safe base64", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La_-Sw", "not valid base64"],
     ["a short key", `whsec_${toBase64(new Uint8Array(16).fill(7))}`, "holds 16 bytes; use 24 to 64"],

@@ -14,6 +14,7 @@ const SECRET_BYTES = 32;
 // Standard Webhooks: secrets should be 24 to 64 bytes (192 to 512 bits).
 const MIN_SECRET_BYTES = 24;
 const MAX_SECRET_BYTES = 64;
+const ASYMMETRIC_PREFIXES = ["whpk_", "whsk_"] as const;
 
 /**
  * Builds a `whsec_` secret from a random source (see {@link createSecret} for the default source).
@@ -35,24 +36,33 @@ export function generateSecret(random: (n: number) => Uint8Array): string {
 }
 
 /**
- * Decodes a `whsec_<base64>` secret into its HMAC key. Throws a `PlantStoreError` with code `invalid_secret` when
- * the prefix or base64 is wrong or the key is not 24 to 64 bytes; the message never contains the secret.
+ * Decodes a `whsec_<base64>` secret into its HMAC key. The prefix is optional, as in the `standardwebhooks` and
+ * `svix` libraries (Svix dashboards show it, some providers do not). Throws a `PlantStoreError` with code
+ * `invalid_secret` when the base64 is wrong or the key is not 24 to 64 bytes; the message never contains the secret.
  *
  * @example
  * ```ts
  * parseSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").length; // 24
+ * parseSecret("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").length;       // 24, the same key
  * ```
  */
 export function parseSecret(secret: string): Uint8Array {
-  if (typeof secret !== "string" || !secret.startsWith(SECRET_PREFIX)) {
+  if (typeof secret !== "string") {
     throw invalid(
-      `The signing secret must be '${SECRET_PREFIX}' followed by base64 (Standard Webhooks). Create one with createSecret().`,
+      `The signing secret must be a string: '${SECRET_PREFIX}' followed by base64 (Standard Webhooks). Create one with createSecret().`,
     );
   }
-  const key = fromBase64(secret.slice(SECRET_PREFIX.length));
+  const asymmetric = ASYMMETRIC_PREFIXES.find((prefix) => secret.startsWith(prefix));
+  if (asymmetric) {
+    throw invalid(
+      `This is an ed25519 ${asymmetric === "whpk_" ? "public" : "private"} key ('${asymmetric}…'), not a '${SECRET_PREFIX}' secret: configure it as a ${asymmetric === "whpk_" ? "public key (verifies v1a)" : "private key (signs v1a)"}.`,
+    );
+  }
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  const key = fromBase64(encoded);
   if (!key) {
     throw invalid(
-      `The signing secret is not valid base64 after '${SECRET_PREFIX}'. Copy it again completely, without quotes, spaces or line breaks.`,
+      `The signing secret is not valid base64 (after the optional '${SECRET_PREFIX}'). Copy it again completely, without quotes, spaces or line breaks.`,
     );
   }
   if (key.length < MIN_SECRET_BYTES || key.length > MAX_SECRET_BYTES) {

@@ -1,6 +1,7 @@
 import type { CryptoProvider } from "../crypto/types.js";
 import { PlantStoreError } from "../errors.js";
 import { checkBody, describe, functionOption, numberOption } from "../options.js";
+import { parseKeys, parsePublicKey } from "./keys.js";
 import { idProblem, parseTimestamp, signedContent } from "./message-parts.js";
 import { parseSecrets } from "./secret.js";
 import { parseSignatureHeader } from "./signature-header.js";
@@ -35,7 +36,8 @@ export type VerifyResult =
   | { ok: false; code: VerifyFailure; message: string };
 
 /**
- * Input of `verify`: the three Standard Webhooks headers as received, the raw body and the accepted secrets.
+ * Input of `verify`: the three Standard Webhooks headers as received, the raw body, and the accepted secrets
+ * and/or public keys (at least one).
  *
  * @example
  * ```ts
@@ -44,10 +46,13 @@ export type VerifyResult =
  * ```
  */
 export interface VerifyInput {
-  /** Accepted `whsec_` secrets; several during rotation. */
-  secrets: readonly string[];
+  /** Accepted `whsec_` secrets (`v1`, HMAC-SHA256); several during rotation. The prefix is optional. */
+  secrets?: readonly string[] | undefined;
+  /** Accepted `whpk_` public keys (`v1a`, ed25519); several during rotation. */
+  publicKeys?: readonly string[] | undefined;
   id: string | null | undefined;
-  timestamp: string | null | undefined;
+  /** The header text; a number of whole seconds is accepted too (what `sign` takes). */
+  timestamp: string | number | null | undefined;
   signature: string | null | undefined;
   /** The raw body exactly as received; a string is taken as UTF-8. */
   body: string | Uint8Array;
@@ -74,23 +79,66 @@ const SIGNED_HEADERS =
  * ```
  */
 export async function verifyWith(crypto: CryptoProvider, input: VerifyInput): Promise<VerifyResult> {
-  return verifyWithKeys(crypto, parseSecrets(input.secrets), input);
+  return verifyWithKeys(crypto, parseVerifierKeys(input), input);
 }
 
 /**
- * {@link verifyWith} over secrets decoded once (`parseSecrets`), for callers that verify many messages with the
- * same secrets — the receive pipeline decodes them when it is created, not per request.
+ * The decoded keys of a verifier: HMAC keys of the secrets, and ed25519 public keys.
  *
  * @example
  * ```ts
- * const keys = parseSecrets(secrets);
- * const result = await verifyWithKeys(crypto, keys, { secrets, id, timestamp, signature, body });
+ * const keys: VerifierKeys = parseVerifierKeys({ secrets: ["whsec_…"], publicKeys: ["whpk_…"] });
+ * ```
+ */
+export interface VerifierKeys {
+  secrets: readonly Uint8Array[];
+  publicKeys: readonly Uint8Array[];
+}
+
+/**
+ * Decodes the secrets and public keys a verifier accepts; throws `invalid_secret` / `invalid_key` for a bad one,
+ * and `invalid_secret` when there is neither.
+ *
+ * @example
+ * ```ts
+ * parseVerifierKeys({ publicKeys: ["whpk_…"] }); // { secrets: [], publicKeys: [Uint8Array] }
+ * ```
+ */
+export function parseVerifierKeys(input: {
+  secrets?: readonly string[] | undefined;
+  publicKeys?: readonly string[] | undefined;
+}): VerifierKeys {
+  const publicKeys =
+    input.publicKeys === undefined ? [] : parseKeys(input.publicKeys, parsePublicKey, "Public key");
+  if (
+    publicKeys.length > 0 &&
+    (input.secrets === undefined || (Array.isArray(input.secrets) && input.secrets.length === 0))
+  ) {
+    return { secrets: [], publicKeys };
+  }
+  if (publicKeys.length === 0 && (input.secrets === undefined || input.secrets.length === 0)) {
+    throw new PlantStoreError(
+      "invalid_secret",
+      "No signing secret or public key is configured. Configure at least one 'whsec_…' secret (v1) or 'whpk_…' public key (v1a).",
+    );
+  }
+  return { secrets: parseSecrets(input.secrets as readonly string[]), publicKeys };
+}
+
+/**
+ * {@link verifyWith} over keys decoded once (`parseVerifierKeys`), for callers that verify many messages with the
+ * same keys — the receive pipeline decodes them when it is created, not per request.
+ *
+ * @example
+ * ```ts
+ * const keys = parseVerifierKeys({ secrets });
+ * const result = await verifyWithKeys(crypto, keys, { id, timestamp, signature, body });
  * ```
  */
 export async function verifyWithKeys(
   crypto: CryptoProvider,
-  keys: readonly Uint8Array[],
-  input: Omit<VerifyInput, "secrets">,
+  keys: VerifierKeys,
+  input: Omit<VerifyInput, "secrets" | "publicKeys">,
 ): Promise<VerifyResult> {
   // Inline checks first (this runs per request); the helpers only build the error of a bad value.
   let tolerance = input.toleranceSeconds;
@@ -103,7 +151,18 @@ export async function verifyWithKeys(
   headerArgument("id", input.id);
   headerArgument("signature", input.signature);
 
-  const { id, timestamp: rawTimestamp, signature } = input;
+  const { id, signature } = input;
+  // A number is what sign() takes; its decimal digits are the header text it stands for.
+  const rawTimestamp =
+    typeof input.timestamp === "number" && Number.isSafeInteger(input.timestamp) && input.timestamp >= 0
+      ? String(input.timestamp)
+      : input.timestamp;
+  if (typeof rawTimestamp === "number") {
+    return fail(
+      "malformed_timestamp",
+      "Malformed webhook-timestamp: send unix time in whole seconds, digits only, exactly as signed.",
+    );
+  }
   if (!id || !rawTimestamp || !signature) {
     const missing = [
       !id && "webhook-id",
@@ -126,7 +185,10 @@ export async function verifyWithKeys(
       "Malformed webhook-timestamp: send unix time in whole seconds, digits only, exactly as signed.",
     );
   }
-  const parsed = parseSignatureHeader(signature);
+  const parsed = parseSignatureHeader(signature, {
+    v1: keys.secrets.length > 0,
+    v1a: keys.publicKeys.length > 0,
+  });
   if (!parsed.ok) return fail("malformed_signature", parsed.message);
 
   const nowSeconds = Math.floor(now() / 1000);
@@ -148,31 +210,45 @@ export async function verifyWithKeys(
     parsed.skipped === 0
       ? ""
       : ` ${parsed.skipped} malformed entr${parsed.skipped === 1 ? "y was" : "ies were"} skipped.`;
-  if (parsed.v1.length === 0) {
+  if (parsed.v1.length === 0 && parsed.v1a.length === 0) {
     return fail(
       "no_matching_signature",
-      `webhook-signature carries ${parsed.otherVersions} signature(s) but none of version v1; this receiver verifies v1 (HMAC-SHA256).${skipped}`,
+      `webhook-signature carries ${parsed.otherVersions} signature(s) but none of version ${expectedVersions(keys)}; this receiver verifies ${expectedVersions(keys)}.${skipped}`,
     );
   }
 
-  const hmacSync = crypto.hmacSha256Sync;
-  let expected: Uint8Array[];
-  if (hmacSync) {
-    // The signed content is `${id}.${timestamp}.` + body; fed to the MAC in two parts, it is never copied.
-    const head = `${id}.${rawTimestamp}.`;
-    expected = keys.map((key) => hmacSync(key, head, input.body));
-  } else {
-    const content = signedContent(id, rawTimestamp, input.body);
-    expected = await Promise.all(keys.map((key) => crypto.hmacSha256(key, content)));
-  }
   let matches = 0;
-  for (const mac of expected) {
-    for (const candidate of parsed.v1) matches |= crypto.timingSafeEqual(mac, candidate) ? 1 : 0;
+  if (parsed.v1.length > 0) {
+    const hmacSync = crypto.hmacSha256Sync;
+    let expected: Uint8Array[];
+    if (hmacSync) {
+      // The signed content is `${id}.${timestamp}.` + body; fed to the MAC in two parts, it is never copied.
+      const head = `${id}.${rawTimestamp}.`;
+      expected = keys.secrets.map((key) => hmacSync(key, head, input.body));
+    } else {
+      const content = signedContent(id, rawTimestamp, input.body);
+      expected = await Promise.all(keys.secrets.map((key) => crypto.hmacSha256(key, content)));
+    }
+    for (const mac of expected) {
+      for (const candidate of parsed.v1) matches |= crypto.timingSafeEqual(mac, candidate) ? 1 : 0;
+    }
+  }
+  if (matches !== 1 && parsed.v1a.length > 0) {
+    // Public keys and signatures are not secret: stopping at the first valid pair leaks nothing.
+    const content = signedContent(id, rawTimestamp, input.body);
+    outer: for (const publicKey of keys.publicKeys) {
+      for (const candidate of parsed.v1a) {
+        if (await crypto.ed25519Verify(publicKey, content, candidate)) {
+          matches = 1;
+          break outer;
+        }
+      }
+    }
   }
   if (matches !== 1) {
     return fail(
       "no_matching_signature",
-      `No v1 signature matches this body with any configured secret. Check that sender and receiver share the same whsec_ secret and that the raw body reaches verification unchanged (not re-serialized or re-encoded).${skipped}`,
+      `No ${expectedVersions(keys)} signature matches this body with any configured ${keyNames(keys)}. Check that the sender signs with ${keys.publicKeys.length > 0 ? "the private key of a configured whpk_ public key" : "the same whsec_ secret"} and that the raw body reaches verification unchanged (not re-serialized or re-encoded).${skipped}`,
     );
   }
   return { ok: true, timestamp };
@@ -185,6 +261,18 @@ function headerArgument(name: string, value: unknown): void {
     "invalid_argument",
     `verify: ${name} must be the webhook-${name} header as a string, or null/undefined when it is absent; got ${describe(value)}.`,
   );
+}
+
+function expectedVersions(keys: VerifierKeys): string {
+  if (keys.publicKeys.length === 0) return "v1 (HMAC-SHA256)";
+  if (keys.secrets.length === 0) return "v1a (ed25519)";
+  return "v1 or v1a";
+}
+
+function keyNames(keys: VerifierKeys): string {
+  if (keys.publicKeys.length === 0) return "secret";
+  if (keys.secrets.length === 0) return "public key";
+  return "secret or public key";
 }
 
 function fail(code: VerifyFailure, message: string): VerifyResult {

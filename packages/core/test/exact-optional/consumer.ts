@@ -3,6 +3,7 @@
 
 import {
   bearerChallenge,
+  createKeyPair,
   createMemoryDedup,
   createMessageId,
   createSecret,
@@ -18,6 +19,8 @@ import {
   parseNewPlant,
   type ReceivedEvent,
   serializeNewPlant,
+  sign,
+  signatureHeader,
   type TransportResponse,
   verify,
 } from "@plant-store/core";
@@ -127,3 +130,30 @@ createToken({ random: undefined });
 createMessageId({ now: undefined, random: undefined });
 bearerChallenge({ realm: env.REALM, error: undefined, description: env.DESCRIPTION });
 export const error = new HttpError(400, "bad", "Bad.", { headers: undefined, cause: undefined });
+
+// The README's "Sign and verify" snippet: the timestamp passed to sign() is passed unchanged to verify().
+export async function readmeSignAndVerify(body: string) {
+  const readmeSecret = createSecret();
+  const id = "msg_1";
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signature = await sign({ secret: readmeSecret, id, timestamp, body });
+  const result = await verify({ secrets: [readmeSecret], id, timestamp, signature, body });
+  const { privateKey, publicKey } = await createKeyPair();
+  const v1a = await sign({ privateKey, id, timestamp: String(timestamp), body });
+  const both = await signatureHeader({
+    secrets: [readmeSecret],
+    privateKeys: [privateKey],
+    id,
+    timestamp,
+    body,
+  });
+  await verify({
+    publicKeys: [publicKey],
+    secrets: undefined,
+    id,
+    timestamp,
+    signature: `${v1a} ${both}`,
+    body,
+  });
+  return result.ok ? result.timestamp : result.code;
+}

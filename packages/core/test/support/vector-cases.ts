@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, createPrivateKey, createPublicKey, sign as ed25519Sign } from "node:crypto";
 import type { VerifyFailure } from "../../src/signing/verify.js";
 
 /** One entry of `vectors.json`. */
@@ -6,6 +6,8 @@ export interface Vector {
   name: string;
   description: string;
   secrets: string[];
+  /** `whpk_` public keys the receiver holds (v1a). */
+  publicKeys: string[];
   id: string | null;
   timestamp: string | null;
   signature: string | null;
@@ -17,6 +19,8 @@ export interface Vector {
 
 export interface VectorsFile {
   $comment: string;
+  /** The ed25519 key pairs the v1a vectors use; signatures are deterministic, so signing reproduces them. */
+  keyPairs: { name: string; privateKey: string; publicKey: string }[];
   vectors: Vector[];
 }
 
@@ -24,7 +28,13 @@ const STANDARD_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const OLD = "whsec_4LhSXqhTq/I3QcScrtBgluRP8fJOpMvGN2zR7PU+aJo=";
 const NEW = "whsec_QpjrgwOD39OePrtwSk03l2nKxrwxTBOu1+5PLGoqnM0=";
 const OTHER = "whsec_VU0LAR5uv/aMjuRJUoTNrCtVxK/8X92BKXVlGbuBzm8=";
+// RFC 8410 DER prefixes around a raw ed25519 key.
+const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+const SPKI_PREFIX_BYTES = 12;
 const ID = "msg_01JDZK8M3V9Q6W0H7F2TNXRB5C";
+const PAIR_1 = keyPair("pair-1", 0x11);
+const PAIR_2 = keyPair("pair-2", 0x22);
+const PAIR_3 = keyPair("pair-3", 0x33);
 const TS = 1_732_252_800;
 const BODY = '{"id":10,"name":"doggie","tag":"available"}';
 
@@ -33,6 +43,10 @@ interface Case {
   description: string;
   /** Secrets the receiver holds; default `[OLD]`. */
   secrets?: string[];
+  /** Public keys the receiver holds; default none. */
+  publicKeys?: string[];
+  /** Private keys the sender signed with (v1a, after the v1 signatures); default none. */
+  signedWithKeys?: string[];
   id?: string | null;
   timestamp?: string | null;
   body?: string;
@@ -282,13 +296,124 @@ const CASES: Case[] = [
     body: "",
     expected: "ok",
   },
+  {
+    name: "v1a-valid",
+    description: "An ed25519 (v1a) signature; the receiver holds only the public key.",
+    secrets: [],
+    publicKeys: [PAIR_1.publicKey],
+    signedWithKeys: [PAIR_1.privateKey],
+    expected: "ok",
+  },
+  {
+    name: "v1a-wrong-key",
+    description: "Signed with a private key whose public key the receiver does not hold.",
+    secrets: [],
+    publicKeys: [PAIR_1.publicKey],
+    signedWithKeys: [PAIR_2.privateKey],
+    expected: "no_matching_signature",
+  },
+  {
+    name: "v1a-tampered-body",
+    description: "A v1a signature over another body (name changed).",
+    secrets: [],
+    publicKeys: [PAIR_1.publicKey],
+    signedWithKeys: [PAIR_1.privateKey],
+    signedOver: { body: BODY.replace("doggie", "kitty") },
+    expected: "no_matching_signature",
+  },
+  {
+    name: "v1a-tampered-timestamp",
+    description: "A v1a signature over a timestamp 1 s earlier than the one sent.",
+    secrets: [],
+    publicKeys: [PAIR_1.publicKey],
+    signedWithKeys: [PAIR_1.privateKey],
+    signedOver: { timestamp: String(TS - 1) },
+    expected: "no_matching_signature",
+  },
+  {
+    name: "v1a-rotated-several-keys",
+    description: "The sender signs with the new key only; the receiver holds the old and the new public key.",
+    secrets: [],
+    publicKeys: [PAIR_1.publicKey, PAIR_2.publicKey],
+    signedWithKeys: [PAIR_2.privateKey],
+    expected: "ok",
+  },
+  {
+    name: "v1a-rotated-several-signatures",
+    description:
+      "The sender signs with the old and the new key; the receiver already holds only the new one.",
+    secrets: [],
+    publicKeys: [PAIR_2.publicKey],
+    signedWithKeys: [PAIR_1.privateKey, PAIR_2.privateKey],
+    expected: "ok",
+  },
+  {
+    name: "v1a-stale",
+    description: "A valid v1a signature, 301 s old: the timestamp window applies to v1a too.",
+    secrets: [],
+    publicKeys: [PAIR_1.publicKey],
+    signedWithKeys: [PAIR_1.privateKey],
+    now: TS + 301,
+    expected: "timestamp_too_old",
+  },
+  {
+    name: "v1a-short-signature",
+    description: "A v1a value that is base64 of 32 bytes, not of a 64-byte ed25519 signature.",
+    secrets: [],
+    publicKeys: [PAIR_1.publicKey],
+    signature: () => `v1a,${Buffer.alloc(32, 1).toString("base64")}`,
+    expected: "malformed_signature",
+  },
+  {
+    name: "mixed-v1-v1a-secret-receiver",
+    description:
+      "A sender migrating to ed25519 signs with both; a receiver holding only the secret verifies v1.",
+    signedWithKeys: [PAIR_1.privateKey],
+    expected: "ok",
+  },
+  {
+    name: "mixed-v1-v1a-key-receiver",
+    description:
+      "A sender migrating to ed25519 signs with both; a receiver holding only the public key verifies v1a.",
+    secrets: [],
+    publicKeys: [PAIR_1.publicKey],
+    signedWith: [OLD],
+    signedWithKeys: [PAIR_1.privateKey],
+    expected: "ok",
+  },
+  {
+    name: "mixed-wrong-v1-right-v1a",
+    description:
+      "The receiver holds a secret and a public key; the v1 signature is from another secret, the v1a one is valid.",
+    publicKeys: [PAIR_1.publicKey],
+    signedWith: [OTHER],
+    signedWithKeys: [PAIR_1.privateKey],
+    expected: "ok",
+  },
+  {
+    name: "mixed-both-wrong",
+    description: "The receiver holds a secret and a public key; neither signature matches them.",
+    publicKeys: [PAIR_1.publicKey],
+    signedWith: [OTHER],
+    signedWithKeys: [PAIR_3.privateKey],
+    expected: "no_matching_signature",
+  },
+  {
+    name: "v1-only-key-receiver",
+    description: "Only a v1 signature; the receiver holds only a public key, so nothing it can verify.",
+    secrets: [],
+    publicKeys: [PAIR_1.publicKey],
+    signedWith: [OLD],
+    expected: "no_matching_signature",
+  },
 ];
 
 /** Builds `vectors.json` from the cases, signing with node:crypto directly (independent of `src/signing`). */
 export function buildVectors(): VectorsFile {
   return {
     $comment:
-      "Standard Webhooks v1 test vectors of @plant-store/core, generated by test/support/vector-cases.ts (UPDATE_VECTORS=1 vitest run test/vectors.test.ts). For each vector, verify(secrets, id, timestamp, signature, body) with the clock at `now` (unix seconds) and `toleranceSeconds` must give `expected`: { ok: true, timestamp } or { ok: false, code }. A null header is absent; `body` is sent as its UTF-8 bytes.",
+      "Standard Webhooks v1 (HMAC) and v1a (ed25519) test vectors of @plant-store/core, generated by test/support/vector-cases.ts (UPDATE_VECTORS=1 vitest run test/vectors.test.ts). For each vector, verify(secrets, publicKeys, id, timestamp, signature, body) with the clock at `now` (unix seconds) and `toleranceSeconds` must give `expected`: { ok: true, timestamp } or { ok: false, code }. A null header is absent; `body` is sent as its UTF-8 bytes.",
+    keyPairs: [PAIR_1, PAIR_2, PAIR_3],
     vectors: CASES.map(toVector),
   };
 }
@@ -298,16 +423,15 @@ function toVector(c: Case): Vector {
   const id = c.id === undefined ? ID : c.id;
   const timestamp = c.timestamp === undefined ? String(TS) : c.timestamp;
   const body = c.body ?? BODY;
-  const signed = (c.signedWith ?? secrets)
-    .map((secret) =>
-      hmac(
-        secret,
-        c.signedOver?.id ?? id ?? "",
-        c.signedOver?.timestamp ?? timestamp ?? "",
-        c.signedOver?.body ?? body,
-      ),
-    )
-    .join(" ");
+  const over = [
+    c.signedOver?.id ?? id ?? "",
+    c.signedOver?.timestamp ?? timestamp ?? "",
+    c.signedOver?.body ?? body,
+  ] as const;
+  const signed = [
+    ...(c.signedWith ?? secrets).map((secret) => hmac(secret, ...over)),
+    ...(c.signedWithKeys ?? []).map((key) => ed25519(key, ...over)),
+  ].join(" ");
   const signature =
     typeof c.signature === "function"
       ? c.signature(signed)
@@ -322,6 +446,7 @@ function toVector(c: Case): Vector {
     name: c.name,
     description: c.description,
     secrets,
+    publicKeys: c.publicKeys ?? [],
     id,
     timestamp,
     signature,
@@ -335,4 +460,22 @@ function toVector(c: Case): Vector {
 function hmac(secret: string, id: string, timestamp: string, body: string): string {
   const key = Buffer.from(secret.slice("whsec_".length), "base64");
   return `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`, "utf8").digest("base64")}`;
+}
+
+/** A key pair from a fixed seed, serialized with node:crypto directly (independent of `src/signing`). */
+function keyPair(name: string, fill: number): { name: string; privateKey: string; publicKey: string } {
+  const seed = Buffer.alloc(32, fill);
+  const key = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
+  const publicKey = createPublicKey(key).export({ format: "der", type: "spki" }).subarray(SPKI_PREFIX_BYTES);
+  return {
+    name,
+    privateKey: `whsk_${Buffer.concat([seed, publicKey]).toString("base64")}`,
+    publicKey: `whpk_${publicKey.toString("base64")}`,
+  };
+}
+
+function ed25519(privateKey: string, id: string, timestamp: string, body: string): string {
+  const seed = Buffer.from(privateKey.slice("whsk_".length), "base64").subarray(0, 32);
+  const key = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
+  return `v1a,${ed25519Sign(null, Buffer.from(`${id}.${timestamp}.${body}`, "utf8"), key).toString("base64")}`;
 }

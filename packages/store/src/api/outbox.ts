@@ -1,5 +1,6 @@
 import type { Catalog } from "@plant-store/spec";
 import type { Page } from "./inbox.js";
+import type { SigningScheme } from "./subscriptions.js";
 
 /**
  * Anything with a pg-style `query(text, values)`; pass a `pg.PoolClient` inside your own
@@ -84,7 +85,7 @@ export interface ClaimedDelivery extends LeaseRef {
   /** `eventType` is sent as the `webhook-event-type` header. */
   message: { id: string; eventType: string; body: Uint8Array; createdAt: Date };
   /** Decrypted; `secrets` holds only those not expired. */
-  subscription: { id: string; url: string; token: string; secrets: string[] };
+  subscription: { id: string; url: string; token: string; secrets: string[]; signing: SigningScheme };
 }
 
 export interface ClaimOptions {

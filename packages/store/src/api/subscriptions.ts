@@ -6,6 +6,15 @@ export interface SigningSecret {
   createdAt: Date;
 }
 
+/**
+ * Which Standard Webhooks signatures a subscription's deliveries carry: `symmetric` (`v1`, HMAC with the
+ * subscription's `whsec_` secrets), `asymmetric` (`v1a`, ed25519 with the sender's `whsk_` keys), or `both`
+ * during a migration from one to the other.
+ */
+export type { SigningScheme } from "@plant-store/core";
+
+import type { SigningScheme } from "@plant-store/core";
+
 /** Where and how the sender delivers events. */
 export interface Subscription {
   /** `sub_…` */
@@ -14,6 +23,8 @@ export interface Subscription {
   /** Sent as `Authorization: Bearer <token>` on every attempt. */
   token: string;
   secrets: SigningSecret[];
+  /** Default `symmetric`. */
+  signing: SigningScheme;
   enabled: boolean;
   /** The event types it receives (as Svix's `filterTypes`); `null` = every event type. */
   eventTypes: string[] | null;
@@ -31,6 +42,8 @@ export interface CreateSubscriptionInput {
   url: string;
   token: string;
   secrets?: readonly SecretInput[] | undefined;
+  /** Default `symmetric`. */
+  signing?: SigningScheme | undefined;
   /** Default `true`. */
   enabled?: boolean | undefined;
   /**
@@ -47,6 +60,7 @@ export interface UpdateSubscriptionInput {
   secrets?: readonly SecretInput[] | undefined;
   /** Replaces the filter; `null` = every event type from now on. */
   eventTypes?: readonly string[] | null | undefined;
+  signing?: SigningScheme | undefined;
 }
 
 /**

@@ -135,6 +135,12 @@ ALTER TABLE ${s}.messages ADD COLUMN event_type text NOT NULL DEFAULT 'newPlant'
 ALTER TABLE ${s}.subscriptions ADD COLUMN event_types text[];
 `,
   },
+  {
+    version: 4,
+    name: "subscription signing scheme",
+    sql: (s) => `ALTER TABLE ${s}.subscriptions ADD COLUMN signing text NOT NULL DEFAULT 'symmetric'
+  CHECK (signing IN ('symmetric', 'asymmetric', 'both'));`,
+  },
 ];
 
 /** The newest schema version this package knows. */

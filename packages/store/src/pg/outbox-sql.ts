@@ -62,7 +62,7 @@ WITH candidates AS (
   RETURNING d.id, d.message_id, d.subscription_id, due.due_at AS was_due, due.attempts
 )
 SELECT l.id, l.was_due, l.attempts, m.id AS message_id, m.event_type, m.body, m.created_at,
-       sub.id AS subscription_id, sub.url, sub.token, sub.secrets
+       sub.id AS subscription_id, sub.url, sub.token, sub.secrets, sub.signing
 FROM leased l
 JOIN ${s}.messages m ON m.id = l.message_id
 JOIN ${s}.subscriptions sub ON sub.id = l.subscription_id

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AttemptInput, ClaimedDelivery, DeliveryState, LeaseRef, Outbox } from "../api/outbox.js";
+import type { SigningScheme } from "../api/subscriptions.js";
 import { StoreConflictError } from "../errors.js";
 import { attemptValues } from "../shared/attempt.js";
 import { claimPlan } from "../shared/claim-plan.js";
@@ -43,6 +44,7 @@ interface ClaimRow {
   url: string;
   token: string;
   secrets: StoredSecret[];
+  signing: SigningScheme;
 }
 
 type Outcome = "attempt" | "delivered" | "retry" | "failed" | "release";
@@ -181,6 +183,7 @@ export function createPgOutbox(ctx: PgContext): Outbox {
             url: r.url,
             token: ctx.box.open(r.token, `${r.subscription_id}:token`),
             secrets: activeSecretsOf(ctx.box, r.subscription_id, r.secrets, at),
+            signing: r.signing,
           },
         }),
       );

@@ -2,6 +2,7 @@ import type { PoolClient } from "pg";
 import type { Subscription, Subscriptions } from "../api/subscriptions.js";
 import { StoreConflictError } from "../errors.js";
 import {
+  checkSigning,
   decodeSubscription,
   rotateStoredSecrets,
   type SubscriptionRow,
@@ -68,8 +69,8 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
       const at = now();
       const [row] = await query<SubscriptionRow>(
         ctx,
-        `INSERT INTO ${s}.subscriptions (id, url, token, secrets, enabled, event_types, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $7, $6, $6) RETURNING *`,
+        `INSERT INTO ${s}.subscriptions (id, url, token, secrets, enabled, event_types, created_at, updated_at, signing)
+         VALUES ($1, $2, $3, $4, $5, $7, $6, $6, $8) RETURNING *`,
         [
           id,
           checkUrl(input.url),
@@ -78,6 +79,7 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
           input.enabled !== false,
           at,
           checkEventTypes(input.eventTypes),
+          checkSigning(input.signing, "symmetric"),
         ],
       );
       return decode(row as SubscriptionRow);
@@ -103,7 +105,7 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
         const at = now();
         const [row] = await query<SubscriptionRow>(
           ctx,
-          `UPDATE ${s}.subscriptions SET url = $2, token = $3, secrets = $4, updated_at = $5, event_types = $6
+          `UPDATE ${s}.subscriptions SET url = $2, token = $3, secrets = $4, updated_at = $5, event_types = $6, signing = $7
            WHERE id = $1 RETURNING *`,
           [
             id,
@@ -116,6 +118,7 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
             ),
             at,
             patch.eventTypes === undefined ? current.event_types : checkEventTypes(patch.eventTypes),
+            checkSigning(patch.signing, current.signing),
           ],
           client,
         );

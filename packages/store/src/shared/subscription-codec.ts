@@ -1,5 +1,5 @@
-import { parseSecret } from "@plant-store/core";
-import type { SecretInput, SigningSecret, Subscription } from "../api/subscriptions.js";
+import { parseSecret, SIGNING_SCHEMES } from "@plant-store/core";
+import type { SecretInput, SigningScheme, SigningSecret, Subscription } from "../api/subscriptions.js";
 import { StoreInputError } from "../errors.js";
 import type { SecretBox } from "./secret-box.js";
 import { toDate, toMillis } from "./time.js";
@@ -11,6 +11,7 @@ export interface SubscriptionRow {
   url: string;
   token: string;
   secrets: string | StoredSecret[];
+  signing: SigningScheme;
   enabled: number | boolean;
   /** SQLite: JSON text; pg: text[]; NULL = every event type. */
   event_types: string | string[] | null;
@@ -65,6 +66,21 @@ function checkSecret(secret: unknown): string {
   return secret as string;
 }
 
+/** The signing schemes a subscription may choose; defined once for the store, the sender and its admin API. */
+export { SIGNING_SCHEMES } from "@plant-store/core";
+
+/** Validates a subscription's `signing` (absent → `fallback`). */
+export function checkSigning(value: unknown, fallback: SigningScheme): SigningScheme {
+  if (value === undefined) return fallback;
+  if (typeof value === "string" && (SIGNING_SCHEMES as readonly string[]).includes(value)) {
+    return value as SigningScheme;
+  }
+  throw new StoreInputError(
+    "invalid_signing",
+    `signing must be one of ${SIGNING_SCHEMES.join(", ")} (v1 HMAC, v1a ed25519, or both during a migration).`,
+  );
+}
+
 /** Decodes the stored JSON (SQLite text or pg jsonb) without unsealing. */
 export function storedSecrets(value: string | StoredSecret[]): StoredSecret[] {
   return typeof value === "string" ? (JSON.parse(value) as StoredSecret[]) : value;
@@ -83,6 +99,7 @@ export function decodeSubscription(box: SecretBox, row: SubscriptionRow): Subscr
         createdAt: new Date(s.createdAt),
       }),
     ),
+    signing: row.signing,
     enabled: row.enabled === true || row.enabled === 1,
     eventTypes:
       typeof row.event_types === "string" ? (JSON.parse(row.event_types) as string[]) : row.event_types,

@@ -1,6 +1,7 @@
 import {
   DEFAULT_GRACE_MS,
   DELIVERY_STATES,
+  EVENT_TYPE_PATTERN,
   IDEMPOTENCY_KEY_RULE,
   isDeliveryState,
   isIdempotencyKey,
@@ -127,17 +128,11 @@ export function checkGraceMs(value: number | undefined): number {
   return graceMs;
 }
 
-/** The longest event type the store keeps (a catalog's operationIds are far shorter). */
-export const MAX_EVENT_TYPE_LENGTH = 100;
-
 const isEventType = (value: unknown): value is string =>
-  typeof value === "string" &&
-  value.length > 0 &&
-  value.length <= MAX_EVENT_TYPE_LENGTH &&
-  !/[\s\p{Cc}]/u.test(value);
+  typeof value === "string" && EVENT_TYPE_PATTERN.test(value);
 
 /**
- * An event type: 1 to 100 characters, no spaces or control characters; `undefined` is the default type.
+ * An event type: 1 to 100 visible ASCII characters (core's `EVENT_TYPE_PATTERN`, as it travels in a header); `undefined` is the default type.
  *
  * @example
  * ```ts
@@ -150,7 +145,7 @@ export function checkEventType(value: unknown, fallback: string): string {
   if (!isEventType(value)) {
     throw new StoreInputError(
       "invalid_event_type",
-      `The event type must be 1 to ${MAX_EVENT_TYPE_LENGTH} characters without spaces, e.g. "newPlant".`,
+      'The event type must be 1 to 100 visible ASCII characters, e.g. "newPlant".',
     );
   }
   return value;
@@ -172,7 +167,7 @@ export function checkEventTypes(value: unknown): string[] | null {
     : value.length === 0
       ? "must not be empty (use null for every event type)"
       : !value.every(isEventType)
-        ? `must hold event types of 1 to ${MAX_EVENT_TYPE_LENGTH} characters without spaces`
+        ? "must hold event types of 1 to 100 visible ASCII characters"
         : new Set(value).size !== value.length
           ? "must not name an event type twice"
           : undefined;

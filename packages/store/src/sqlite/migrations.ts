@@ -121,6 +121,12 @@ ALTER TABLE messages ADD COLUMN event_type TEXT NOT NULL DEFAULT 'newPlant';
 ALTER TABLE subscriptions ADD COLUMN event_types TEXT;
 `,
   },
+  {
+    version: 4,
+    name: "subscription signing scheme",
+    sql: `ALTER TABLE subscriptions ADD COLUMN signing TEXT NOT NULL DEFAULT 'symmetric'
+  CHECK (signing IN ('symmetric', 'asymmetric', 'both'));`,
+  },
 ];
 
 /** The newest schema version this package knows. */

@@ -28,7 +28,7 @@ export const LEASE_ONE = `UPDATE deliveries SET state = 'leased', due_at = ?, le
 WHERE id = ?`;
 
 /** What a worker needs of a claimed delivery's subscription: read once per subscription per claim. Param: its id. */
-export const CLAIMED_SUBSCRIPTION = "SELECT id, url, token, secrets FROM subscriptions WHERE id = ?";
+export const CLAIMED_SUBSCRIPTION = "SELECT id, url, token, secrets, signing FROM subscriptions WHERE id = ?";
 
 /** O(1) depth by state: counters kept by triggers (migration 2). */
 export const STATE_COUNTS = "SELECT state, n FROM delivery_counts";

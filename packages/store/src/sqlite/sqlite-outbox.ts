@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DELIVERY_STATES } from "@plant-store/core";
 import type { AttemptInput, ClaimedDelivery, DeliveryState, LeaseRef, Outbox } from "../api/outbox.js";
+import type { SigningScheme } from "../api/subscriptions.js";
 import { StoreConflictError, StoreInputError, StoreUnavailableError } from "../errors.js";
 import { type AttemptValues, attemptValues } from "../shared/attempt.js";
 import { type ClaimPlan, claimPlan, pickDue } from "../shared/claim-plan.js";
@@ -132,12 +133,14 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
           url: string;
           token: string;
           secrets: string;
+          signing: SigningScheme;
         };
         subscription = {
           id: s.id,
           url: s.url,
           token: ctx.box.open(s.token, `${s.id}:token`),
           secrets: activeSecretsOf(ctx.box, s.id, JSON.parse(s.secrets) as StoredSecret[], at),
+          signing: s.signing,
         };
         subscriptions.set(id, subscription);
       }

@@ -1,6 +1,7 @@
 import type { Subscription, Subscriptions } from "../api/subscriptions.js";
 import { StoreConflictError } from "../errors.js";
 import {
+  checkSigning,
   decodeSubscription,
   rotateStoredSecrets,
   type SubscriptionRow,
@@ -60,14 +61,15 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
         const at = now();
         ctx
           .sql(
-            `INSERT INTO subscriptions (id, url, token, secrets, enabled, event_types, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO subscriptions (id, url, token, secrets, signing, enabled, event_types, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             id,
             checkUrl(input.url),
             sealToken(box, id, input.token),
             JSON.stringify(sealSecrets(box, id, input.secrets ?? [], at)),
+            checkSigning(input.signing, "symmetric"),
             input.enabled === false ? 0 : 1,
             jsonOrNull(checkEventTypes(input.eventTypes)),
             at,
@@ -96,7 +98,7 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
         const at = now();
         ctx
           .sql(
-            "UPDATE subscriptions SET url = ?, token = ?, secrets = ?, event_types = ?, updated_at = ? WHERE id = ?",
+            "UPDATE subscriptions SET url = ?, token = ?, secrets = ?, event_types = ?, signing = ?, updated_at = ? WHERE id = ?",
           )
           .run(
             patch.url === undefined ? current.url : checkUrl(patch.url),
@@ -107,6 +109,7 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
             patch.eventTypes === undefined
               ? current.event_types
               : jsonOrNull(checkEventTypes(patch.eventTypes)),
+            checkSigning(patch.signing, current.signing),
             at,
             id,
           );

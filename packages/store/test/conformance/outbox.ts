@@ -215,7 +215,13 @@ export function outboxConformance(backend: () => TestBackend): void {
       const all = await store.outbox.claim(10, LEASE);
       expect(all.map((d) => d.message.id)).toEqual([...ids.slice(2), ids[1], ids[0]]);
       const d = all[0] as ClaimedDelivery;
-      expect(d.subscription).toEqual({ id: sub!.id, url: sub!.url, token: "psk_t0", secrets: [current] });
+      expect(d.subscription).toEqual({
+        id: sub!.id,
+        url: sub!.url,
+        token: "psk_t0",
+        secrets: [current],
+        signing: "symmetric",
+      });
       expect(Buffer.from(d.message.body).toString()).toBe(NEW_PLANT(2));
       expect(d.leaseExpiresAt.getTime()).toBe(clock.t + LEASE.leaseMs);
       expect(d.attempt).toBe(1);

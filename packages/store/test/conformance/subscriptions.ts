@@ -12,6 +12,43 @@ const SECRET_2 = `whsec_${randomBytes(32).toString("base64")}`;
 /** Subscriptions: CRUD, validation, encryption at rest, secret rotation. */
 export function subscriptionConformance(backend: () => TestBackend): void {
   describe("subscriptions", () => {
+    it("keeps each subscription's signing scheme (default symmetric), and hands it to the claim", async () => {
+      const store = await backend().open();
+      const plain = await store.subscriptions.create({
+        url: "https://a.example/hook",
+        token: TOKEN,
+        secrets: [SECRET],
+      });
+      const both = await store.subscriptions.create({
+        url: "https://b.example/hook",
+        token: TOKEN,
+        signing: "both",
+      });
+      expect(plain.signing).toBe("symmetric");
+      expect(both.signing).toBe("both");
+      expect((await store.subscriptions.update(plain.id, { signing: "asymmetric" })).signing).toBe(
+        "asymmetric",
+      );
+      expect((await store.subscriptions.update(plain.id, { url: "https://c.example/hook" })).signing).toBe(
+        "asymmetric",
+      );
+      expect((await store.subscriptions.get(both.id))?.signing).toBe("both");
+      await expect(store.subscriptions.update(plain.id, { signing: "v1a" as never })).rejects.toMatchObject({
+        code: "invalid_signing",
+        message: expect.stringContaining("symmetric, asymmetric, both"),
+      });
+      await expect(
+        store.subscriptions.create({ url: "https://d.example/hook", token: TOKEN, signing: "" as never }),
+      ).rejects.toBeInstanceOf(StoreInputError);
+      await store.outbox.publish({ id: 1, name: "Fern" });
+      const claimed = await store.outbox.claim(10, { leaseMs: 30_000, workerId: "w" });
+      expect(Object.fromEntries(claimed.map((d) => [d.subscription.id, d.subscription.signing]))).toEqual({
+        [plain.id]: "asymmetric",
+        [both.id]: "both",
+      });
+      await store.close();
+    });
+
     it("creates, reads, lists, updates and deletes", async () => {
       const clock = manualClock();
       const store = await backend().open({ now: clock.now });
