@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   createMessageId,
@@ -9,8 +9,8 @@ import {
   type WebhookResponse,
 } from "@plant-store/core";
 import {
-  answerClientError,
   answerExpectContinue,
+  createNodeServer,
   handleNodeRequest,
   requestPath,
   send,
@@ -114,22 +114,18 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     }
     void ops(path, req, res);
   };
-  // node checks the header and request timeouts every connectionsCheckingInterval (30 s by default), which would
-  // let a slow client hold a connection for 30 s past a 10 s limit: check every second (or sooner).
-  const server = createServer(
-    { connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 2))) },
-    serve,
-  );
-  server.headersTimeout = headersTimeout;
-  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
-  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  // Unparsable requests and timeouts answer `{ error, message }` like everything else, not node's empty 400.
-  server.on("clientError", answerClientError);
-  // `Expect: 100-continue`: a request refused on its headers alone is answered before its body is invited.
-  server.on("checkContinue", (req, res) => {
-    if (requestPath(req.url) !== WEBHOOK_PATH) res.writeContinue();
-    else if (!answerExpectContinue(handler, req, res)) return;
-    serve(req, res);
+  // Every answer node:http would write itself (unparsable requests, timeouts, a missing or repeated Host, an odd
+  // Expect, CONNECT) is `{ error, message }` like everything else; timeouts are checked every second.
+  const server = createNodeServer(serve, {
+    headersTimeoutMs: headersTimeout,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 5_000,
+    // `Expect: 100-continue`: a request refused on its headers alone is answered before its body is invited.
+    expectContinue: (req, res) => {
+      if (requestPath(req.url) === WEBHOOK_PATH) return answerExpectContinue(handler, req, res);
+      res.writeContinue();
+      return true;
+    },
   });
 
   async function webhook(req: IncomingMessage, res: ServerResponse): Promise<void> {

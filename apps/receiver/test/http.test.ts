@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeAnswerProbes } from "../../../test-support/node-answers.js";
 import { createReceiver } from "../src/index.js";
 import { cleanup, post, type Running, SECRET, signedHeaders, startReceiver, TOKEN } from "./support.js";
 
@@ -210,4 +211,8 @@ describe("HTTP edges, over raw sockets", () => {
       await own.close();
     }
   }, 5_000);
+});
+
+describe("answers node:http would write itself are JSON", () => {
+  nodeAnswerProbes(() => receiver.url);
 });

@@ -8,7 +8,7 @@ import {
   parseDateTime,
   parseSecret,
 } from "@plant-store/core";
-import { answerClientError, nodeHeaders } from "@plant-store/core/node";
+import { createNodeServer, nodeHeaders } from "@plant-store/core/node";
 import {
   type Delivery,
   type DeliveryState,
@@ -36,6 +36,10 @@ export interface AdminApiOptions {
   logger?: Logger;
   /** Body cap of admin requests. Default 64 KiB. */
   bodyLimit?: number;
+  /** Time allowed to receive a request's headers (slowloris guard). Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time allowed for a whole request, body included. Default 30 s. */
+  requestTimeoutMs?: number;
 }
 
 /** An HTTP error with the contract's `{ error, message }` body. */
@@ -71,11 +75,17 @@ const MAX_REASON_LENGTH = 1000;
 export async function createAdminApi(options: AdminApiOptions): Promise<FastifyInstance> {
   const { store, allow, resolve, metrics } = options;
   const verifier = createTokenVerifier(options.adminTokens);
-  // requestTimeout: a client that sends its request slowly is cut after 30 s (node's default is 300 s).
+  const timeouts = {
+    headersTimeoutMs: options.headersTimeoutMs ?? 10_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+  };
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
-    requestTimeout: 30_000,
+    // The receiver's server: slow headers and bodies are cut at these times (checked every second, not every 30 s),
+    // and what node:http answers itself (no Host, two, an odd Expect, CONNECT, unparsable HTTP) is JSON too.
+    serverFactory: (handler) => createNodeServer(handler, timeouts),
+    requestTimeout: timeouts.requestTimeoutMs,
     // What Fastify and node:http refuse before a route runs answers in the contract's shape too, not Fastify's
     // `{ statusCode, code, error: "Bad Request" }`: a malformed URL, an over-long path segment, unparsable HTTP.
     frameworkErrors: (error, _request, reply) =>
@@ -84,7 +94,8 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
         : error.code === "FST_ERR_BAD_URL"
           ? sendError(reply, 400, "The URL is not valid: a malformed percent-encoding in the path.")
           : sendError(reply, 400, "The request could not be routed."),
-    clientErrorHandler: answerClientError,
+    // createNodeServer answers these already (answerClientError); Fastify's default would write a second answer.
+    clientErrorHandler: () => {},
   });
 
   // Raw JSON text: `POST /events` must keep the exact bytes (int64 ids are never rounded through JSON.parse).

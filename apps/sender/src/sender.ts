@@ -28,6 +28,10 @@ export interface SenderOptions {
   disableAfterMs?: number;
   /** Run the delivery worker in this process. Default true. */
   worker?: boolean;
+  /** Admin API: time allowed to receive a request's headers. Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Admin API: time allowed for a whole request, body included. Default 30 s. */
+  requestTimeoutMs?: number;
   /** How long `close()` lets admin requests still arriving (a slow upload) finish before cutting them. Default 10 s. */
   drainTimeoutMs?: number;
   logger?: Logger;
@@ -85,6 +89,8 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
     resolve,
     metrics,
     ...(options.logger && { logger: options.logger }),
+    ...(options.headersTimeoutMs !== undefined && { headersTimeoutMs: options.headersTimeoutMs }),
+    ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
   });
   let worker: Worker | null = null;
   if (options.worker !== false) {

@@ -19,6 +19,8 @@ import type { Duplex } from "node:stream";
 import { createWebhookHandler, type WebhookHandler, type WebhookHandlerOptions } from "../receive/handler.js";
 import type { WebhookResponse } from "../receive/types.js";
 
+export { createNodeServer, type NodeServerOptions, refuseHead } from "./node-server.js";
+
 /** A `(req, res)` listener for `http.createServer`. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 

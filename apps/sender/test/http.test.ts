@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeAnswerProbes } from "../../../test-support/node-answers.js";
+import { rawExchange } from "../../../test-support/raw-http.js";
+import { createSender, type Sender } from "../src/index.js";
+import { ADMIN } from "./support.js";
+
+let sender: Sender;
+let url: string;
+beforeAll(async () => {
+  sender = await createSender({
+    adminTokens: [ADMIN],
+    worker: false,
+    headersTimeoutMs: 300,
+    requestTimeoutMs: 600,
+  });
+  url = await sender.listen(0);
+});
+afterAll(async () => {
+  await sender.close();
+});
+
+describe("answers node:http would write itself are JSON", () => {
+  nodeAnswerProbes(() => url);
+});
+
+describe("slow clients are cut at the configured times", () => {
+  it("headers that stall: 408 (JSON) once headersTimeoutMs passes", async () => {
+    const answer = await rawExchange(url, "GET /healthz HTTP/1.1\r\nHost: x\r\n");
+    expect(answer.status).toBe(408);
+    expect(answer.json).toEqual({ error: 408, message: expect.any(String) });
+    // Node used to check every 30 s: the cut comes within a second of the limit.
+    expect(answer.ms).toBeGreaterThanOrEqual(290);
+    expect(answer.ms).toBeLessThan(2_000);
+  }, 10_000);
+
+  it("headers trickled one byte at a time are cut too", async () => {
+    const head = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n";
+    const parts = [...head].flatMap((c) => [c, 20]);
+    const answer = await rawExchange(url, parts);
+    expect(answer.status).toBe(408);
+  }, 10_000);
+
+  it("a body that stalls: 408 once requestTimeoutMs passes", async () => {
+    const answer = await rawExchange(url, [
+      `POST /events HTTP/1.1\r\nHost: x\r\nauthorization: Bearer ${ADMIN}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"id":`,
+    ]);
+    expect(answer.status).toBe(408);
+    expect(answer.json).toEqual({ error: 408, message: expect.any(String) });
+    expect(answer.ms).toBeGreaterThanOrEqual(590);
+    expect(answer.ms).toBeLessThan(2_500);
+  }, 10_000);
+});
