@@ -23,7 +23,7 @@ const schema = z.object({
   tokens: list.pipe(
     z
       .array(z.string())
-      .min(1, "set --token or PLANT_STORE_TOKENS: at least one accepted bearer token is required"),
+      .min(1, "set --token or PLANT_STORE_TOKEN: at least one accepted bearer token is required"),
   ),
   secrets: list
     .pipe(
@@ -51,10 +51,10 @@ Usage: plant-store-receiver [options]
 Options (each also read from the environment variable shown):
   --port <n>            PORT                          listen port (default 4000)
   --host <addr>         HOST                          listen address (default 127.0.0.1)
-  --token <list>        PLANT_STORE_TOKENS            accepted bearer tokens or sha256:<hex> hashes, comma-separated (required)
+  --token <list>        PLANT_STORE_TOKEN             accepted bearer tokens or sha256:<hex> hashes, comma-separated (required)
   --secret <list>       PLANT_STORE_WEBHOOK_SECRET    whsec_ secrets; when set, valid signatures are required
   --db <target>         PLANT_STORE_DB                SQLite path (default ./data/receiver.db), :memory:, or postgres://…
-  --admin-token <list>  PLANT_STORE_ADMIN_TOKENS      tokens (or hashes) for GET /events and /events/stream; off without
+  --admin-token <list>  PLANT_STORE_ADMIN_TOKEN       tokens (or hashes) for GET /events and /events/stream; off without
   --max-body <bytes>    PLANT_STORE_MAX_BODY          body cap (default 1048576)
   --tolerance <s>       PLANT_STORE_TOLERANCE         allowed timestamp skew in seconds (default 300)
   --log-level <level>   PLANT_STORE_LOG_LEVEL         fatal|error|warn|info|debug|trace|silent (default info)
@@ -63,9 +63,10 @@ Options (each also read from the environment variable shown):
 
 Every id of the contract's int64 range is accepted and stored exactly as sent (ids beyond 2^53 too); the
 events keep the bytes received. (--lossless / PLANT_STORE_LOSSLESS, which used to turn that on, is still accepted.)
+The older names PLANT_STORE_TOKENS and PLANT_STORE_ADMIN_TOKENS are still read when the new ones are unset.
 
 Example:
-  PLANT_STORE_TOKENS=psk_… PLANT_STORE_WEBHOOK_SECRET=whsec_… plant-store-receiver --port 4000
+  PLANT_STORE_TOKEN=psk_… PLANT_STORE_WEBHOOK_SECRET=whsec_… plant-store-receiver --port 4000
 `;
 
 /**
@@ -86,10 +87,14 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
     settings: {
       port: { flag: "port", env: "PORT" },
       host: { flag: "host", env: "HOST" },
-      tokens: { flag: "token", env: "PLANT_STORE_TOKENS" },
+      tokens: { flag: "token", env: "PLANT_STORE_TOKEN", aliases: ["PLANT_STORE_TOKENS"] },
       secrets: { flag: "secret", env: "PLANT_STORE_WEBHOOK_SECRET" },
       db: { flag: "db", env: "PLANT_STORE_DB" },
-      adminTokens: { flag: "admin-token", env: "PLANT_STORE_ADMIN_TOKENS" },
+      adminTokens: {
+        flag: "admin-token",
+        env: "PLANT_STORE_ADMIN_TOKEN",
+        aliases: ["PLANT_STORE_ADMIN_TOKENS"],
+      },
       maxBodyBytes: { flag: "max-body", env: "PLANT_STORE_MAX_BODY" },
       toleranceSeconds: { flag: "tolerance", env: "PLANT_STORE_TOLERANCE" },
       logLevel: { flag: "log-level", env: "PLANT_STORE_LOG_LEVEL" },
@@ -99,11 +104,11 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
     // message (which never repeats the value) instead of failing requests later.
     checks: (config) =>
       [
-        ["--token / PLANT_STORE_TOKENS", () => createTokenVerifier(config.tokens)],
+        ["--token / PLANT_STORE_TOKEN", () => createTokenVerifier(config.tokens)],
         ...(config.adminTokens.length > 0
           ? [
               [
-                "--admin-token / PLANT_STORE_ADMIN_TOKENS",
+                "--admin-token / PLANT_STORE_ADMIN_TOKEN",
                 () => createTokenVerifier(config.adminTokens),
               ] as const,
             ]

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { logText } from "@plant-store/app-kit";
 import {
   createMessageId,
   createWebhookHandler,
@@ -89,8 +90,8 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     return { duplicate: result.duplicate };
   };
   const pipelineLogger = logger && {
-    warn: (message: string, details?: Record<string, unknown>) => logger.warn(details ?? {}, message),
-    error: (message: string, details?: Record<string, unknown>) => logger.error(details ?? {}, message),
+    warn: (message: string, details?: Record<string, unknown>) => logger.warn(bounded(details), message),
+    error: (message: string, details?: Record<string, unknown>) => logger.error(bounded(details), message),
   };
   const common = {
     tokens: options.tokens,
@@ -138,10 +139,11 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     if (duplicate) metrics.duplicates.inc();
     logger?.info(
       {
-        webhookId: req.headers[WEBHOOK_HEADERS.id] ?? null,
+        // Both come from the request: a line takes a bounded part of them, whatever the client sent.
+        webhookId: logText(req.headers[WEBHOOK_HEADERS.id]),
         status: response.status,
         outcome: response.status === 200 ? (duplicate ? "duplicate" : "stored") : "rejected",
-        ...(response.status !== 200 && { reason: reasonOf(response) }),
+        ...(response.status !== 200 && { reason: logText(reasonOf(response)) }),
         ms: Math.round(seconds * 10_000) / 10,
       },
       "webhook",
@@ -193,7 +195,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       }
       await admin.handle(path, req, res);
     } catch (error) {
-      logger?.error({ path, error: (error as Error).message }, "request failed");
+      logger?.error({ path: logText(path), error: (error as Error).message }, "request failed");
       send(res, errorResponse(503, "The request could not be served right now. Retry later."));
     }
   }
@@ -241,6 +243,15 @@ async function resolveStore(value: ReceiverOptions["store"], logger: Logger | un
   const options: OpenStoreOptions = typeof value === "object" ? value : { url: value ?? ":memory:" };
   // The store's warnings (a lost idle connection, a world-readable file) become JSON log lines like the rest.
   return openStore(logger && !options.logger ? { ...options, logger } : options);
+}
+
+/** Pipeline log details (a webhook id, an error) with every string bounded: they may come from the request. */
+function bounded(details: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!details) return {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(details))
+    out[key] = typeof value === "string" ? logText(value) : value;
+  return out;
 }
 
 function reasonOf(response: WebhookResponse): string {

@@ -17,7 +17,7 @@ describe("plant-store-receiver configuration", () => {
     const help = await bin(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: plant-store-receiver/m);
-    expect(help.stdout).toContain("PLANT_STORE_TOKENS");
+    expect(help.stdout).toContain("PLANT_STORE_TOKEN ");
     const version = await bin(["--version"]);
     expect(version).toMatchObject({ code: 0, stdout: "0.1.0\n" });
   });
@@ -36,6 +36,8 @@ describe("plant-store-receiver configuration", () => {
       /--secret \/ PLANT_STORE_WEBHOOK_SECRET: is set but empty/,
     ],
     [["--token", TOKEN, "--secret="], {}, /--secret .*set but empty/],
+    [[], { PLANT_STORE_TOKEN: "psk_short" }, /--token \/ PLANT_STORE_TOKEN: .*damaged/],
+    // The older name is still read.
     [[], { PLANT_STORE_TOKENS: "psk_short" }, /damaged/],
   ] as const)("exits 2 and says what to fix: %j %j", async (args, env, message) => {
     const result = await bin([...args], env);

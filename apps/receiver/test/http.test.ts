@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeAnswerProbes } from "../../../test-support/node-answers.js";
+import { until } from "../../../test-support/processes.js";
 import { createReceiver } from "../src/index.js";
 import { cleanup, post, type Running, SECRET, signedHeaders, startReceiver, TOKEN } from "./support.js";
 
@@ -211,6 +212,25 @@ describe("HTTP edges, over raw sockets", () => {
       await own.close();
     }
   }, 5_000);
+});
+
+describe("log lines", () => {
+  it("take a bounded part of what a request sends: a 16,000-character webhook-id costs no 16 KiB line", async () => {
+    const id = `msg_${"a".repeat(16_000)}`;
+    const res = await post(receiver.url, PLANT, { "content-type": "application/json", "webhook-id": id });
+    expect(res.status).toBe(401);
+    const line = await until(() =>
+      receiver
+        .stdout()
+        .split("\n")
+        .find((l) => l.includes('"msg":"webhook"') && l.includes("msg_aaaa")),
+    );
+    expect(line.length).toBeLessThan(1_000);
+    expect(JSON.parse(line)).toMatchObject({
+      status: 401,
+      webhookId: expect.stringMatching(/^msg_a+…\(15804 more characters\)$/),
+    });
+  });
 });
 
 describe("answers node:http would write itself are JSON", () => {

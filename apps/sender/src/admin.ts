@@ -1,3 +1,4 @@
+import { logText } from "@plant-store/app-kit";
 import {
   bearerChallenge,
   checkTarget,
@@ -133,7 +134,10 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
             : `The request could not be read: ${error.message}`;
       return sendError(reply, error.statusCode, message);
     }
-    options.logger?.error({ path: request.url, error: error.message }, "admin request failed");
+    options.logger?.error(
+      { path: logText(request.url), error: logText(error.message) },
+      "admin request failed",
+    );
     const unavailable = error instanceof StoreError;
     return sendError(
       reply,

@@ -4,6 +4,7 @@
  * @module
  */
 export { ConfigError, csvList, parseConfig, type Setting, wholeNumber } from "./config.js";
+export { logText, MAX_LOGGED_CHARS } from "./log-text.js";
 export { createLineBatcher, createLogger, type FlushableDestination, REDACTED_PATHS } from "./logger.js";
 export { countAndTime, type LabelledCounter, type LabelledHistogram } from "./metrics.js";
 export { runServer, type Server } from "./run-server.js";
