@@ -59,3 +59,40 @@ export async function rawExchange(
   }
   return { raw, status: Number(raw.split(" ")[1]), json, ms: performance.now() - started };
 }
+
+/**
+ * A client that keeps writing: sends `head` then `bodyBytes` of body in 64 KiB writes without waiting for an answer
+ * (as a sender that streams its upload does), and resolves with what the server answered once the connection
+ * ended — or `reset: true` when it was reset, which can discard an answer not yet read.
+ */
+export async function keepWriting(
+  base: string,
+  head: string,
+  bodyBytes: number,
+): Promise<{ raw: string; status: number; reset: boolean; written: number }> {
+  const socket = connect(Number(new URL(base).port), "127.0.0.1");
+  socket.setEncoding("latin1");
+  let raw = "";
+  let reset = false;
+  socket.on("data", (chunk: string) => {
+    raw += chunk;
+  });
+  socket.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "ECONNRESET" || error.code === "EPIPE") reset = true;
+  });
+  const closed = new Promise((resolve) => socket.on("close", resolve));
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  let written = 0;
+  socket.write(head);
+  while (written < bodyBytes && !socket.destroyed) {
+    const part = chunk.subarray(0, Math.min(chunk.length, bodyBytes - written));
+    written += part.length;
+    if (!socket.write(part))
+      await new Promise((resolve) => {
+        socket.once("drain", resolve);
+        socket.once("close", resolve);
+      });
+  }
+  await closed;
+  return { raw, status: Number(raw.split(" ")[1]), reset, written };
+}

@@ -6,6 +6,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeAnswerProbes } from "../../../test-support/node-answers.js";
 import { until } from "../../../test-support/processes.js";
+import { keepWriting } from "../../../test-support/raw-http.js";
 import { createReceiver } from "../src/index.js";
 import { cleanup, post, type Running, SECRET, signedHeaders, startReceiver, TOKEN } from "./support.js";
 
@@ -212,6 +213,37 @@ describe("HTTP edges, over raw sockets", () => {
       await own.close();
     }
   }, 5_000);
+});
+
+describe("an oversized body's 413 reaches a client that keeps writing", () => {
+  it.each([
+    ["declared", "content-length: 5000000"],
+    ["chunked", "transfer-encoding: chunked"],
+  ])(
+    "%s: 5 MB written without pausing, the 413 is read (lingering close, not a reset)",
+    async (_, framing) => {
+      const head = [
+        "POST /plant/webhook HTTP/1.1",
+        "host: x",
+        `authorization: Bearer ${TOKEN}`,
+        "content-type: application/json",
+        framing,
+        "",
+        "",
+      ].join("\r\n");
+      // Chunked: one 5 MB chunk, so the receiver learns the size only by reading past its 512-byte cap.
+      const answer = await keepWriting(
+        receiver.url,
+        framing.startsWith("transfer") ? `${head}${(5_000_000).toString(16)}\r\n` : head,
+        5_000_000,
+      );
+      expect(answer.raw).toMatch(/^HTTP\/1\.1 413 /);
+      expect(jsonBody(answer.raw)).toEqual({
+        error: 413,
+        message: expect.stringContaining("larger than 512"),
+      });
+    },
+  );
 });
 
 describe("log lines", () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeAnswerProbes } from "../../../test-support/node-answers.js";
-import { rawExchange } from "../../../test-support/raw-http.js";
+import { keepWriting, rawExchange } from "../../../test-support/raw-http.js";
 import { createSender, type Sender } from "../src/index.js";
 import { ADMIN } from "./support.js";
 
@@ -49,4 +49,24 @@ describe("slow clients are cut at the configured times", () => {
     expect(answer.ms).toBeGreaterThanOrEqual(590);
     expect(answer.ms).toBeLessThan(2_500);
   }, 10_000);
+});
+
+describe("an oversized body's 413 reaches a client that keeps writing", () => {
+  it("5 MB written without pausing to POST /events: the 413 is read, not lost to a reset", async () => {
+    const head = [
+      "POST /events HTTP/1.1",
+      "host: x",
+      `authorization: Bearer ${ADMIN}`,
+      "content-type: application/json",
+      "content-length: 5000000",
+      "",
+      "",
+    ].join("\r\n");
+    const answer = await keepWriting(url, head, 5_000_000);
+    expect(answer.raw).toMatch(/^HTTP\/1\.1 413 /);
+    expect(JSON.parse(answer.raw.slice(answer.raw.indexOf("\r\n\r\n") + 4))).toEqual({
+      error: 413,
+      message: expect.stringContaining("larger than"),
+    });
+  });
 });
