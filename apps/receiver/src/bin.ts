@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createRequire } from "node:module";
 import { createLogger, runServer } from "@plant-store/app-kit";
+import { StoreConfigError } from "@plant-store/store";
 import { HELP, loadConfig } from "./config.js";
 import { createReceiver } from "./receiver.js";
 
@@ -22,6 +23,8 @@ await runServer({
       toleranceSeconds: config.toleranceSeconds,
       logger,
     }),
+  // A database path that cannot work (a directory, a file where a directory must be) is the configuration's fault.
+  usageError: (error) => error instanceof StoreConfigError,
   describe: (receiver, config) => ({
     webhook: "/plant/webhook",
     store: receiver.store.backend,

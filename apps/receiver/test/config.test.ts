@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { tmpdir } from "node:os";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { BIN, SECRET, TOKEN } from "./support.js";
@@ -53,5 +54,25 @@ describe("plant-store-receiver configuration", () => {
     const result = await bin(["--port", "70000"], { PLANT_STORE_TOKENS: TOKEN, PORT: "4000" });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/65535/);
+  });
+
+  // Each used to spin at 100% CPU (/proc), or say "unavailable (EEXIST)" / SQLITE_CANTOPEN / ECONNREFUSED without
+  // the path or the server. The spin never exits: execFile's 15 s timeout would fail the test.
+  it.each([
+    ["/proc/nope/x.db", 1, /Cannot create \/proc\/nope for the SQLite database \(ENOENT\)/],
+    ["/etc/passwd/x.db", 2, /\/etc\/passwd is a file, not a directory/],
+    [tmpdir(), 2, new RegExp(`path ${tmpdir()} is a directory; give a file path`)],
+    [
+      "postgres://someone:pw@127.0.0.1:1/db",
+      1,
+      /PostgreSQL at 127\.0\.0\.1:1 is unavailable \(ECONNREFUSED\)/,
+    ],
+  ] as const)("a database that cannot work (%s): one line naming it, exit %i", async (db, code, message) => {
+    const result = await bin(["--token", TOKEN, "--db", db, "--port", "0"]);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).not.toContain(":pw@");
+    expect(result.stdout).not.toMatch(/chmod/);
   });
 });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createRequire } from "node:module";
 import { createLogger, runServer } from "@plant-store/app-kit";
+import { StoreConfigError } from "@plant-store/store";
 import { HELP, loadConfig } from "./config.js";
 import { createSender } from "./sender.js";
 
@@ -25,6 +26,8 @@ await runServer({
       ...(config.schedule && { schedule: config.schedule }),
       logger,
     }),
+  // A database path that cannot work (a directory, a file where a directory must be) is the configuration's fault.
+  usageError: (error) => error instanceof StoreConfigError,
   describe: (sender) => ({ store: sender.store.backend }),
   // In-flight attempts may run for up to --timeout before the outbox is closed.
   shutdownTimeoutMs: (config) => Math.max(20_000, config.timeoutMs + 10_000),

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createMessageIdGenerator } from "@plant-store/core";
 import pg from "pg";
 import type { Store } from "../api/store.js";
-import { StoreInputError } from "../errors.js";
+import { StoreInputError, StoreUnavailableError } from "../errors.js";
 import type { OpenStoreOptions, ResolvedOptions } from "../options.js";
 import { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
@@ -69,7 +69,16 @@ export async function openPgStore(
     await migratePg(pool, schema, { apply: resolved.migrate, now: resolved.now, logger: resolved.logger });
   } catch (error) {
     if (ownsPool) await pool.end().catch(() => {});
-    throw mapPgError(error);
+    const mapped = mapPgError(error);
+    // At start the question is where: name the server (never the credentials) and what to check.
+    if (mapped instanceof StoreUnavailableError && mapped.code === "store_unavailable") {
+      const where = serverOf(options.url);
+      throw new StoreUnavailableError(
+        `PostgreSQL at ${where} is unavailable (${String((error as { code?: unknown }).code ?? (error as Error).message)}): check that it runs and accepts connections there, and the URL's host and port.`,
+        { cause: error },
+      );
+    }
+    throw mapped;
   }
 
   const channels = pgChannels(schema);
@@ -132,4 +141,15 @@ export async function openPgStore(
       return closed;
     },
   };
+}
+
+/** `host:port` of a connection URL, for messages (never its user or password). */
+function serverOf(url: string | undefined): string {
+  try {
+    const parsed = new URL(url ?? "");
+    const host = parsed.hostname || new URLSearchParams(parsed.search).get("host") || "localhost";
+    return `${host}:${parsed.port || 5432}`;
+  } catch {
+    return "the configured server";
+  }
 }
