@@ -40,6 +40,8 @@ export interface ReceiverOptions {
    * this has no effect. It used to be needed for ids beyond 2^53, which were refused with 422 without it.
    */
   lossless?: boolean;
+  /** The payload bytes a `GET /events` page holds at most (at least one event). Default 4 MiB. */
+  eventsPageMaxBytes?: number;
   /** A pino logger (one line per request); omitted → no logs. */
   logger?: Logger;
   /** Time allowed to receive a request's headers (slowloris guard). Default 10 s. */
@@ -104,7 +106,11 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   // Lossless: the contract's id is int64 and the inbox keeps the bytes as sent, so no id is refused for being beyond
   // 2^53 (a sender would retry it until it gave up); nothing here reads the id as a JavaScript number.
   const handler: WebhookHandler = createWebhookHandler({ ...common, mode: "lossless", onEvent: record });
-  const admin: AdminApi = createAdminApi({ store, adminTokens: options.adminTokens ?? [] });
+  const admin: AdminApi = createAdminApi({
+    store,
+    adminTokens: options.adminTokens ?? [],
+    ...(options.eventsPageMaxBytes !== undefined && { pageMaxBytes: options.eventsPageMaxBytes }),
+  });
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const serve = (req: IncomingMessage, res: ServerResponse) => {

@@ -49,6 +49,11 @@ export interface InboxListOptions {
   cursor?: string | null | undefined;
   /** Only processed (`true`) or unprocessed (`false`) events. */
   processed?: boolean | undefined;
+  /**
+   * Bound the page by the bytes of its bodies too: it ends before the event that would take it past this (it holds
+   * at least one), and `nextCursor` goes on from there.
+   */
+  maxBytes?: number | undefined;
 }
 
 export interface InboxStreamOptions {

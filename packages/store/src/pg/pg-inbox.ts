@@ -1,6 +1,6 @@
 import type { Inbox, InboxRecordInput, InboxRecordResult } from "../api/inbox.js";
 import { StoreUnavailableError } from "../errors.js";
-import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
+import { decodeCursor, encodeCursor, fitBytes, pageLimit, pageMaxBytes } from "../shared/cursor.js";
 import { followInbox } from "../shared/follow-inbox.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import { keptHeaderSet, pickHeaders } from "../shared/headers.js";
@@ -105,15 +105,30 @@ SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
       const conditions = [before === null ? "" : "seq < $2", processedFilter(options.processed)].filter(
         Boolean,
       );
+      const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+      const maxBytes = pageMaxBytes(options.maxBytes);
+      // Sizes first (no bodies read): the page is cut before the body that would take it past maxBytes.
+      const take =
+        maxBytes === undefined
+          ? limit
+          : fitBytes(
+              (
+                await query<{ size: number }>(
+                  ctx,
+                  `SELECT octet_length(body) AS size FROM ${s}.inbox_events ${where} ORDER BY seq DESC LIMIT $1`,
+                  before === null ? [limit] : [limit, before],
+                )
+              ).map((row) => Number(row.size)),
+              maxBytes,
+            );
       const rows = await query<InboxRow>(
         ctx,
-        `SELECT * FROM ${s}.inbox_events ${conditions.length ? `WHERE ${conditions.join(" AND ")}` : ""}
-         ORDER BY seq DESC LIMIT $1`,
-        before === null ? [limit + 1] : [limit + 1, before],
+        `SELECT * FROM ${s}.inbox_events ${where} ORDER BY seq DESC LIMIT $1`,
+        before === null ? [take + 1] : [take + 1, before],
       );
-      const items = rows.slice(0, limit).map(toInboxEvent);
+      const items = rows.slice(0, take).map(toInboxEvent);
       const last = items.at(-1);
-      return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+      return { items, nextCursor: rows.length > take && last ? encodeCursor(last.seq) : null };
     },
     async *stream(options) {
       await ctx.listener.start().catch(() => {}); // without it, the poll fallback still works
