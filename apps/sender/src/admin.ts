@@ -286,6 +286,13 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     if (body.url === undefined) throw new ApiError(400, "Send the field to change: { url }.");
     return subscriptionJson(await store.subscriptions.update(id, { url: await checkUrl(body.url) }));
   });
+  // Deleting drops its pending deliveries with it (messages stay); an attempt already in flight may still arrive
+  // once, and its outcome is not recorded. To keep the history, disable instead.
+  app.delete("/subscriptions/:id", async (request, reply) => {
+    if (!(await store.subscriptions.delete(param(request))))
+      throw new ApiError(404, `No subscription ${param(request)}.`);
+    return reply.code(204).send();
+  });
   app.post("/subscriptions/:id/disable", async (request) => {
     const id = param(request);
     await subscription(id);

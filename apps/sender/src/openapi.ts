@@ -89,6 +89,18 @@ export const adminOpenApi = withCommonResponses({
           "404": error,
         },
       },
+      delete: {
+        tags: ["subscriptions"],
+        operationId: "deleteSubscription",
+        summary: "Delete a subscription",
+        description:
+          "Deletes the subscription with its deliveries and their attempts; its pending deliveries are never sent. Messages stay (other subscriptions deliver them). An attempt already in flight may still reach the endpoint once; its outcome is not recorded. To stop deliveries but keep the history, disable it instead.",
+        responses: {
+          "204": { description: "Deleted." },
+          "401": error,
+          "404": error,
+        },
+      },
     },
     "/subscriptions/{id}/disable": {
       parameters: [sub],

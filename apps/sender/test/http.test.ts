@@ -70,3 +70,31 @@ describe("an oversized body's 413 reaches a client that keeps writing", () => {
     });
   });
 });
+
+describe("DELETE /subscriptions/{id}", () => {
+  it("deletes it with its pending deliveries (204), then 404; messages stay", async () => {
+    const auth = { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" };
+    // Created in the store: the admin API's SSRF guard would resolve the name, and no delivery is attempted here.
+    const { id } = await sender.store.subscriptions.create({
+      url: "https://plants.example.com/hook",
+      token: "psk_t",
+    });
+    const published = await fetch(`${url}/events`, {
+      method: "POST",
+      headers: auth,
+      body: '{"id":1,"name":"Fern"}',
+    });
+    const { messageId } = (await published.json()) as { messageId: string };
+    const before = await fetch(`${url}/deliveries?subscriptionId=${id}`, { headers: auth });
+    expect(((await before.json()) as { data: unknown[] }).data).toHaveLength(1);
+
+    const deleted = await fetch(`${url}/subscriptions/${id}`, { method: "DELETE", headers: auth });
+    expect(deleted.status).toBe(204);
+    const after = await fetch(`${url}/deliveries?subscriptionId=${id}`, { headers: auth });
+    expect(((await after.json()) as { data: unknown[] }).data).toEqual([]);
+    expect((await fetch(`${url}/messages/${messageId}`, { headers: auth })).status).toBe(200);
+    const again = await fetch(`${url}/subscriptions/${id}`, { method: "DELETE", headers: auth });
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({ error: 404, message: `No subscription ${id}.` });
+  });
+});
