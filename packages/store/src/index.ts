@@ -39,7 +39,7 @@ export type {
   PublishResult,
   SqlClient,
 } from "./api/outbox.js";
-export type { Store } from "./api/store.js";
+export type { PurgeOptions, PurgeResult, Store } from "./api/store.js";
 export type {
   CreateSubscriptionInput,
   SecretInput,
@@ -59,6 +59,7 @@ export {
 export { openStore } from "./open-store.js";
 export type { OpenStoreOptions, StoreLogger } from "./options.js";
 export { KEPT_HEADERS } from "./shared/headers.js";
+export { PURGE_BATCH_SIZE } from "./shared/purge.js";
 export { parseEncryptionKey } from "./shared/secret-box.js";
 export { MAX_RESPONSE_BYTES } from "./shared/truncate.js";
 export { MAX_GRACE_MS } from "./shared/validate.js";

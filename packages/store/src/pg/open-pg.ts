@@ -5,6 +5,7 @@ import type { Store } from "../api/store.js";
 import { StoreInputError, StoreUnavailableError } from "../errors.js";
 import type { OpenStoreOptions, ResolvedOptions } from "../options.js";
 import { Notifier } from "../shared/notifier.js";
+import { purgeLimits } from "../shared/purge.js";
 import type { SecretBox } from "../shared/secret-box.js";
 import { mapPgError, type PgContext, transaction } from "./context.js";
 import { PgListener } from "./listener.js";
@@ -130,6 +131,33 @@ export async function openPgStore(
           `LOCK TABLE ${ctx.s}.inbox_events, ${ctx.s}.messages, ${ctx.s}.deliveries IN ROW EXCLUSIVE MODE`,
         );
       });
+    },
+    async purge(options) {
+      const { before, batchSize } = purgeLimits(options);
+      const inboxEvents = await ctx.pool
+        .query(
+          `DELETE FROM ${ctx.s}.inbox_events WHERE seq IN
+             (SELECT seq FROM ${ctx.s}.inbox_events WHERE received_at < $1 ORDER BY seq LIMIT $2)`,
+          [before, batchSize],
+        )
+        .then(
+          (r) => r.rowCount ?? 0,
+          (error: unknown) => Promise.reject(mapPgError(error)),
+        );
+      // Deliveries and their attempts go with their message (ON DELETE CASCADE).
+      const messages = await ctx.pool
+        .query(
+          `DELETE FROM ${ctx.s}.messages WHERE id IN
+             (SELECT m.id FROM ${ctx.s}.messages m WHERE m.created_at < $1 AND NOT EXISTS
+                (SELECT 1 FROM ${ctx.s}.deliveries d WHERE d.message_id = m.id AND d.state IN ('pending', 'leased'))
+              ORDER BY m.id LIMIT $2)`,
+          [before, batchSize],
+        )
+        .then(
+          (r) => r.rowCount ?? 0,
+          (error: unknown) => Promise.reject(mapPgError(error)),
+        );
+      return { inboxEvents, messages, more: inboxEvents === batchSize || messages === batchSize };
     },
     close() {
       closed ??= (async () => {

@@ -6,6 +6,7 @@ import type { Store } from "../api/store.js";
 import { StoreConfigError, StoreUnavailableError } from "../errors.js";
 import type { ResolvedOptions } from "../options.js";
 import { Notifier } from "../shared/notifier.js";
+import { purgeLimits } from "../shared/purge.js";
 import type { SecretBox } from "../shared/secret-box.js";
 import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
 import { migrateSqlite } from "./migrations.js";
@@ -103,6 +104,26 @@ export function openSqliteStore(given: string, options: ResolvedOptions, box: Se
         if (db.inTransaction) return;
         db.exec("BEGIN IMMEDIATE");
         db.exec("ROLLBACK");
+      }),
+    purge: (options) =>
+      runSqlite(ctx, () => {
+        const { before, batchSize } = purgeLimits(options);
+        const inboxEvents = ctx
+          .sql(
+            `DELETE FROM inbox_events WHERE seq IN
+               (SELECT seq FROM inbox_events WHERE received_at < ? ORDER BY seq LIMIT ?)`,
+          )
+          .run(before, batchSize).changes;
+        // Deliveries and their attempts go with their message (ON DELETE CASCADE).
+        const messages = ctx
+          .sql(
+            `DELETE FROM messages WHERE id IN
+               (SELECT m.id FROM messages m WHERE m.created_at < ? AND NOT EXISTS
+                  (SELECT 1 FROM deliveries d WHERE d.message_id = m.id AND d.state IN ('pending', 'leased'))
+                ORDER BY m.id LIMIT ?)`,
+          )
+          .run(before, batchSize).changes;
+        return { inboxEvents, messages, more: inboxEvents === batchSize || messages === batchSize };
       }),
     close() {
       closed ??= (async () => {
