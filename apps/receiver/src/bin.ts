@@ -21,10 +21,12 @@ await runServer({
       adminTokens: config.adminTokens,
       maxBodyBytes: config.maxBodyBytes,
       toleranceSeconds: config.toleranceSeconds,
+      retentionMs: config.retentionDays * 86_400_000,
       logger,
     }),
-  // A database path that cannot work (a directory, a file where a directory must be) is the configuration's fault.
-  usageError: (error) => error instanceof StoreConfigError,
+  // A database path that cannot be one (a directory, a file where a directory must be) is a usage error, exit 2;
+  // a missing encryption key for stored credentials is not (exit 1).
+  usageError: (error) => error instanceof StoreConfigError && error.code === "invalid_path",
   describe: (receiver, config) => ({
     webhook: "/plant/webhook",
     store: receiver.store.backend,

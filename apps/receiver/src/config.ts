@@ -12,6 +12,7 @@ export interface ReceiverConfig {
   adminTokens: string[];
   maxBodyBytes: number;
   toleranceSeconds: number;
+  retentionDays: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
@@ -38,6 +39,7 @@ const schema = z.object({
   adminTokens: list.default([]),
   maxBodyBytes: int("--max-body / PLANT_STORE_MAX_BODY", 64, 64 * 1024 * 1024).default(1024 * 1024),
   toleranceSeconds: int("--tolerance / PLANT_STORE_TOLERANCE", 1, 86_400).default(300),
+  retentionDays: int("--retention-days / PLANT_STORE_RETENTION_DAYS", 0, 36_500).default(30),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Accepted so that existing command lines keep working; every int64 id is accepted anyway.
   lossless: z.boolean().default(false),
@@ -57,6 +59,7 @@ Options (each also read from the environment variable shown):
   --admin-token <list>  PLANT_STORE_ADMIN_TOKEN       tokens (or hashes) for GET /events and /events/stream; off without
   --max-body <bytes>    PLANT_STORE_MAX_BODY          body cap (default 1048576)
   --tolerance <s>       PLANT_STORE_TOLERANCE         allowed timestamp skew in seconds (default 300)
+  --retention-days <n>  PLANT_STORE_RETENTION_DAYS    days stored events are kept, purged hourly (default 30; 0 = forever)
   --log-level <level>   PLANT_STORE_LOG_LEVEL         fatal|error|warn|info|debug|trace|silent (default info)
   -h, --help                                          this help
   -v, --version                                       the version
@@ -97,6 +100,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
       },
       maxBodyBytes: { flag: "max-body", env: "PLANT_STORE_MAX_BODY" },
       toleranceSeconds: { flag: "tolerance", env: "PLANT_STORE_TOLERANCE" },
+      retentionDays: { flag: "retention-days", env: "PLANT_STORE_RETENTION_DAYS" },
       logLevel: { flag: "log-level", env: "PLANT_STORE_LOG_LEVEL" },
       lossless: { flag: "lossless", env: "PLANT_STORE_LOSSLESS", boolean: true },
     },

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { logText } from "@plant-store/app-kit";
+import { DEFAULT_RETENTION_DAYS, logText, startRetention } from "@plant-store/app-kit";
 import {
   createMessageId,
   createWebhookHandler,
@@ -42,6 +42,11 @@ export interface ReceiverOptions {
   lossless?: boolean;
   /** The payload bytes a `GET /events` page holds at most (at least one event). Default 4 MiB. */
   eventsPageMaxBytes?: number;
+  /**
+   * How long stored data is kept (inbox events; messages and finished deliveries when the store is shared with a
+   * sender); older data is purged hourly in bounded batches. 0 keeps everything. Default 30 days.
+   */
+  retentionMs?: number;
   /** A pino logger (one line per request); omitted → no logs. */
   logger?: Logger;
   /** Time allowed to receive a request's headers (slowloris guard). Default 10 s. */
@@ -106,6 +111,11 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   // Lossless: the contract's id is int64 and the inbox keeps the bytes as sent, so no id is refused for being beyond
   // 2^53 (a sender would retry it until it gave up); nothing here reads the id as a JavaScript number.
   const handler: WebhookHandler = createWebhookHandler({ ...common, mode: "lossless", onEvent: record });
+  const retention = startRetention({
+    purge: (before) => store.purge({ before }),
+    retentionMs: options.retentionMs ?? DEFAULT_RETENTION_DAYS * 86_400_000,
+    ...(logger && { logger }),
+  });
   const admin: AdminApi = createAdminApi({
     store,
     adminTokens: options.adminTokens ?? [],
@@ -233,6 +243,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         const timer = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000);
         await drained;
         clearTimeout(timer);
+        await retention.stop();
         if (ownsStore) await store.close(); // flushes the group commit
       })();
       return closing;

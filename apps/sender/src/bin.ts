@@ -24,10 +24,12 @@ await runServer({
       perSubscription: config.perSubscription,
       timeoutMs: config.timeoutMs,
       ...(config.schedule && { schedule: config.schedule }),
+      retentionMs: config.retentionDays * 86_400_000,
       logger,
     }),
-  // A database path that cannot work (a directory, a file where a directory must be) is the configuration's fault.
-  usageError: (error) => error instanceof StoreConfigError,
+  // A database path that cannot be one (a directory, a file where a directory must be) is a usage error, exit 2;
+  // a missing encryption key for stored credentials is not (exit 1).
+  usageError: (error) => error instanceof StoreConfigError && error.code === "invalid_path",
   describe: (sender) => ({ store: sender.store.backend }),
   // In-flight attempts may run for up to --timeout before the outbox is closed.
   shutdownTimeoutMs: (config) => Math.max(20_000, config.timeoutMs + 10_000),

@@ -17,6 +17,7 @@ export interface SenderConfig {
   allowNetworks: string[];
   encryptionKey: string | null;
   previousEncryptionKeys: string[];
+  retentionDays: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
@@ -40,6 +41,7 @@ const schema = z.object({
   allowNetworks: list.default([]),
   encryptionKey: z.string().min(1).nullable().default(null),
   previousEncryptionKeys: list.default([]),
+  retentionDays: int("--retention-days / PLANT_STORE_RETENTION_DAYS", 0, 36_500).default(30),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -62,6 +64,8 @@ Options (each also read from the environment variable shown):
   --previous-encryption-keys <keys>
                            PLANT_STORE_PREVIOUS_ENCRYPTION_KEYS
                                                           older keys, comma-separated, still read after a key rotation
+  --retention-days <n>     PLANT_STORE_RETENTION_DAYS     days finished messages, deliveries and attempts are kept (default 30;
+                                                          0 = forever); pending and retried ones are always kept
   --log-level <level>      PLANT_STORE_LOG_LEVEL          fatal|error|warn|info|debug|trace|silent (default info)
   -h, --help                                              this help
   -v, --version                                           the version
@@ -109,6 +113,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): SenderConfig
         flag: "previous-encryption-keys",
         env: "PLANT_STORE_PREVIOUS_ENCRYPTION_KEYS",
       },
+      retentionDays: { flag: "retention-days", env: "PLANT_STORE_RETENTION_DAYS" },
       logLevel: { flag: "log-level", env: "PLANT_STORE_LOG_LEVEL" },
     },
     checks: (config) =>

@@ -1,3 +1,4 @@
+import { DEFAULT_RETENTION_DAYS, startRetention } from "@plant-store/app-kit";
 import { type OpenStoreOptions, openStore, type Store } from "@plant-store/store";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
@@ -32,6 +33,11 @@ export interface SenderOptions {
   headersTimeoutMs?: number;
   /** Admin API: time allowed for a whole request, body included. Default 30 s. */
   requestTimeoutMs?: number;
+  /**
+   * How long messages with finished deliveries (and their attempts) are kept; older ones are purged hourly in
+   * bounded batches, never one still pending or being retried. 0 keeps everything. Default 30 days.
+   */
+  retentionMs?: number;
   /** How long `close()` lets admin requests still arriving (a slow upload) finish before cutting them. Default 10 s. */
   drainTimeoutMs?: number;
   logger?: Logger;
@@ -92,6 +98,11 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
     ...(options.headersTimeoutMs !== undefined && { headersTimeoutMs: options.headersTimeoutMs }),
     ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
   });
+  const retention = startRetention({
+    purge: (before) => store.purge({ before }),
+    retentionMs: options.retentionMs ?? DEFAULT_RETENTION_DAYS * 86_400_000,
+    ...(logger && { logger }),
+  });
   let worker: Worker | null = null;
   if (options.worker !== false) {
     worker = startWorker({
@@ -127,6 +138,7 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
           clearTimeout(cut);
         }
         await stopped;
+        await retention.stop();
         await guard.close();
         if (owns) await store.close();
       })();

@@ -7,4 +7,9 @@ export { ConfigError, csvList, parseConfig, type Setting, wholeNumber } from "./
 export { logText, MAX_LOGGED_CHARS } from "./log-text.js";
 export { createLineBatcher, createLogger, type FlushableDestination, REDACTED_PATHS } from "./logger.js";
 export { countAndTime, type LabelledCounter, type LabelledHistogram } from "./metrics.js";
+export {
+  DEFAULT_RETENTION_DAYS,
+  type RetentionOptions,
+  startRetention,
+} from "./retention.js";
 export { runServer, type Server } from "./run-server.js";
