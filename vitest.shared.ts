@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /** Shared vitest settings: tests resolve workspace packages to their TypeScript sources. */
@@ -6,6 +7,7 @@ export const shared = defineConfig({
   ssr: { resolve: { conditions: ["@plant-store/source"] } },
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    setupFiles: [fileURLToPath(new URL("./test-support/setup.ts", import.meta.url))],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

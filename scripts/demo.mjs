@@ -134,12 +134,12 @@ say(
 say("(the demo's files hold this run's subscription, whose receiver port is gone once the demo ends)");
 const cli = "node apps/cli/dist/bin.js";
 for (const line of [
-  `export PLANT_STORE_TOKENS=$(${cli} token create | sed -n 1p)`,
+  `export PLANT_STORE_TOKEN=$(${cli} token create | sed -n 1p)`,
   `export PLANT_STORE_WEBHOOK_SECRET=$(${cli} secret create | sed -n 1p)`,
   `export PLANT_STORE_ADMIN_TOKEN=$(${cli} token create | sed -n 1p) PLANT_STORE_SENDER_URL=http://127.0.0.1:4001`,
   "node apps/receiver/dist/bin.js --db data/live/receiver.db &",
-  "PLANT_STORE_ADMIN_TOKENS=$PLANT_STORE_ADMIN_TOKEN node apps/sender/dist/bin.js --db data/live/sender.db --allow-networks 127.0.0.0/8 &",
-  `${cli} subscriptions add http://127.0.0.1:4000/plant/webhook --token $PLANT_STORE_TOKENS --secret $PLANT_STORE_WEBHOOK_SECRET`,
+  "node apps/sender/dist/bin.js --db data/live/sender.db --allow-networks 127.0.0.0/8 &",
+  `${cli} subscriptions add http://127.0.0.1:4000/plant/webhook --token $PLANT_STORE_TOKEN --secret $PLANT_STORE_WEBHOOK_SECRET`,
   `${cli} publish --id 77 --name Fern && ${cli} deliveries list`,
 ]) {
   say(`   ${line}`);

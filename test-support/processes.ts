@@ -4,6 +4,54 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 
+/** Every child a test started and that has not exited yet. */
+const live = new Set<ChildProcess>();
+
+/**
+ * Remembers a child so that it is killed when its test file ends, whatever happened to the test that started it
+ * (a timed-out test's `finally` may never run): `test-support/setup.ts` calls {@link killTracked} after each file,
+ * and a worker that exits kills what is left.
+ *
+ * @example
+ * ```ts
+ * const child = track(spawn(process.execPath, [bin]));
+ * ```
+ */
+export function track<T extends ChildProcess>(child: T): T {
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+  if (live.size === 1 && !exitHooked) {
+    exitHooked = true;
+    process.once("exit", () => {
+      for (const running of live) running.kill("SIGKILL");
+    });
+  }
+  return child;
+}
+let exitHooked = false;
+
+/**
+ * Kills every tracked child still running and waits for them to exit.
+ *
+ * @example
+ * ```ts
+ * afterAll(killTracked);
+ * ```
+ */
+export async function killTracked(): Promise<void> {
+  const running = [...live];
+  await Promise.all(
+    running.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once("exit", () => resolve());
+          child.kill("SIGKILL");
+        }),
+    ),
+  );
+}
+
 /** A running child process and what it printed. */
 export interface Running {
   child: ChildProcess;
@@ -19,7 +67,7 @@ export interface Running {
 
 /**
  * Starts `node <bin> ...args` and resolves once `ready(stdout, stderr)` returns a string; kills the child and
- * rejects (with everything it printed) after 15 s or when it exits first.
+ * rejects (with everything it printed) after 30 s or when it exits first.
  *
  * @example
  * ```ts
@@ -32,10 +80,12 @@ export async function startProcess(
   ready: (stdout: string, stderr: string) => string | undefined,
   env: Record<string, string> = {},
 ): Promise<Running> {
-  const child = spawn(process.execPath, [bin, ...args], {
-    env: { ...process.env, NO_COLOR: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = track(
+    spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, NO_COLOR: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
   let out = "";
   let err = "";
   child.stdout?.on("data", (chunk) => (out += chunk));
@@ -44,8 +94,8 @@ export async function startProcess(
   const info = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`not ready within 15 s:\n${out}\n${err}`));
-    }, 15_000);
+      reject(new Error(`not ready within 30 s:\n${out}\n${err}`));
+    }, 30_000);
     const check = () => {
       const found = ready(out, err);
       if (found === undefined) return;
@@ -140,4 +190,25 @@ export async function createDatabase(
       await client.end();
     },
   };
+}
+
+/**
+ * Polls `check` every 50 ms until it returns a value (evidence, not a fixed sleep); rejects after `timeoutMs`.
+ *
+ * @example
+ * ```ts
+ * const line = await until(() => app.stdout().split("\n").find((l) => l.includes('"msg":"stored"')));
+ * ```
+ */
+export async function until<T>(
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not reached within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

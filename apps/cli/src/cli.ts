@@ -157,7 +157,7 @@ Examples:
     .description("Bearer tokens (psk_…)")
     .addHelpText(
       "after",
-      "\nExamples:\n  plant-store token create\n  plant-store token hash psk_…   # for the receiver's PLANT_STORE_TOKENS\n  plant-store token check psk_…",
+      "\nExamples:\n  plant-store token create\n  plant-store token hash psk_…   # for the receiver's PLANT_STORE_TOKEN\n  plant-store token check psk_…",
     );
   token
     .command("create")
@@ -170,7 +170,7 @@ Examples:
     .action(async (options) => (await import("./commands/misc.js")).tokenCreate(options));
   token
     .command("hash")
-    .description("Print the sha256: hash of a token, for the receiver's PLANT_STORE_TOKENS")
+    .description("Print the sha256: hash of a token, for the receiver's PLANT_STORE_TOKEN")
     .argument("<token>", "a psk_ token")
     .option("--json", "machine-readable output")
     .addHelpText("after", "\nExample:\n  plant-store token hash psk_…")

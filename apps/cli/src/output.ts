@@ -138,6 +138,23 @@ export function notEmpty(flag: string, value: string | undefined): string | unde
 }
 
 /**
+ * The first entry of a comma-separated list variable (the apps' older plural names), or undefined when unset or blank.
+ *
+ * @example
+ * ```ts
+ * firstOf("psk_a, psk_b"); // "psk_a"
+ * ```
+ */
+export function firstOf(list: string | undefined): string | undefined {
+  return (
+    list
+      ?.split(",")
+      .map((item) => item.trim())
+      .find(Boolean) || undefined
+  );
+}
+
+/**
  * Says why a `fetch` failed in words, and what to try (never the request's headers).
  *
  * @example

@@ -14,6 +14,7 @@ import {
   PAGE_SIZE,
 } from "@plant-store/core";
 import { afterAll, describe, expect, it } from "vitest";
+import { track } from "../../../test-support/processes.js";
 import { background, CLI, captureServer, cli, until } from "./support.js";
 
 const dir = mkdtempSync(join(tmpdir(), "plant-store-cli-edges-"));
@@ -22,10 +23,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Runs the CLI, keeps the first line of stdout and then closes the pipe, as `| head -1` does. */
 function firstLineThenClose(args: string[]) {
   return new Promise<{ code: number | null; first: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = track(
+      spawn(process.execPath, [CLI, ...args], {
+        env: { ...process.env, NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
     let out = "";
     let stderr = "";
     child.stdout.on("data", (c) => {

@@ -2,11 +2,20 @@ import { spawn } from "node:child_process";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { type Running, startProcess } from "../../../test-support/processes.js";
+import { type Running, startProcess, track } from "../../../test-support/processes.js";
 
 export const CLI = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 export const RECEIVER_BIN = fileURLToPath(new URL("../../receiver/dist/bin.js", import.meta.url));
 export const SENDER_BIN = fileURLToPath(new URL("../../sender/dist/bin.js", import.meta.url));
+
+/**
+ * A test's timeout for the processes it runs: each CLI run starts a Node process, ~0.3 s on an idle machine and
+ * 4–5 s on two cores at a load average of 18 (measured 2026-11-25 with two busy loops beside other work), so 8 s
+ * each, plus 15 s for the servers it starts.
+ */
+export function budget(cliRuns: number): number {
+  return cliRuns * 8_000 + 15_000;
+}
 
 /** Runs the built CLI to completion: exit code, stdout, stderr. */
 export function cli(
@@ -14,10 +23,12 @@ export function cli(
   options: { input?: string | Buffer; env?: Record<string, string> } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, NO_COLOR: "1", ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = track(
+      spawn(process.execPath, [CLI, ...args], {
+        env: { ...process.env, NO_COLOR: "1", ...options.env },
+        stdio: ["pipe", "pipe", "pipe"],
+      }),
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));

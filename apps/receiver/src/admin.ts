@@ -23,6 +23,8 @@ const REALM = "plant-store-admin";
 const HEARTBEAT_MS = 15_000;
 /** A replay yields to the event loop this often (SQLite reads synchronously), so other requests stay served. */
 const EVENTS_PER_TURN = 200;
+/** The payload bytes a `GET /events` page holds at most (it holds at least one event, whatever its size). */
+export const PAGE_MAX_BYTES = 4 * 1024 * 1024;
 const STREAM_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
   "cache-control": "no-cache",
@@ -40,8 +42,14 @@ const decoder = new TextDecoder();
  * if (admin.serves(path)) await admin.handle(path, req, res);
  * ```
  */
-export function createAdminApi(options: { store: Store; adminTokens: readonly string[] }): AdminApi {
+export function createAdminApi(options: {
+  store: Store;
+  adminTokens: readonly string[];
+  /** A `GET /events` page ends before the payload that would take it past this. Default 4 MiB. */
+  pageMaxBytes?: number;
+}): AdminApi {
   const { store } = options;
+  const pageMaxBytes = options.pageMaxBytes ?? PAGE_MAX_BYTES;
   const enabled = options.adminTokens.length > 0;
   const checkBearer = enabled
     ? createBearerCheck({
@@ -76,15 +84,27 @@ export function createAdminApi(options: { store: Store; adminTokens: readonly st
       const page = await store.inbox.list({
         ...(limit !== undefined && { limit }),
         cursor: query.get("cursor"),
+        maxBytes: pageMaxBytes,
       });
-      const data = page.items.map(eventJson).join(",");
-      const nextCursor = JSON.stringify(page.nextCursor);
-      send(res, {
-        status: 200,
-        headers: { "content-type": "application/json; charset=utf-8" },
-        body: `{"data":[${data}],"nextCursor":${nextCursor}}`,
-      });
+      // Written event by event at the pace the client reads, never joined into one string: a page of large
+      // payloads used to take the whole page twice over in memory (and past ~512 MB failed to build at all).
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+      const signal = closedSignal(res);
+      const write = async (chunk: string) => {
+        if (!res.write(chunk) && !res.destroyed) await once(res, "drain", { signal });
+      };
+      await write('{"data":[');
+      for (const [i, event] of page.items.entries()) {
+        if (res.destroyed) return;
+        await write(i === 0 ? eventJson(event) : `,${eventJson(event)}`);
+        if ((i + 1) % EVENTS_PER_TURN === 0) await turn();
+      }
+      res.end(`],"nextCursor":${JSON.stringify(page.nextCursor)}}`);
     } catch (error) {
+      if (res.headersSent) {
+        res.destroy(); // the client left mid-page, or the page cannot be finished: it sees a cut response
+        return;
+      }
       if (error instanceof StoreInputError) return send(res, errorResponse(400, error.message));
       throw error;
     }
@@ -173,6 +193,13 @@ function eventJson(event: InboxEvent): string {
     headers: event.headers,
   });
   return `${meta.slice(0, -1)},"payload":${payload}}`;
+}
+
+/** Aborts when the response closes (the client left), so a wait for `drain` never outlives it. */
+function closedSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once("close", () => controller.abort());
+  return controller.signal;
 }
 
 function headerString(value: string | string[] | undefined): string | null {

@@ -2,6 +2,7 @@
 import { createRequire } from "node:module";
 import { createLogger, runServer } from "@plant-store/app-kit";
 import { loadCatalog } from "@plant-store/spec/load";
+import { StoreConfigError } from "@plant-store/store";
 import { HELP, loadConfig } from "./config.js";
 import { createReceiver } from "./receiver.js";
 
@@ -24,8 +25,12 @@ await runServer({
       adminTokens: config.adminTokens,
       maxBodyBytes: config.maxBodyBytes,
       toleranceSeconds: config.toleranceSeconds,
+      retentionMs: config.retentionDays * 86_400_000,
       logger,
     }),
+  // A database path that cannot be one (a directory, a file where a directory must be) is a usage error, exit 2;
+  // a missing encryption key for stored credentials is not (exit 1).
+  usageError: (error) => error instanceof StoreConfigError && error.code === "invalid_path",
   describe: (receiver, config) => ({
     webhooks: receiver.events.map((entry) => `${entry.type} ${entry.method} ${entry.path}`).join(", "),
     store: receiver.store.backend,

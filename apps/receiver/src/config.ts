@@ -13,6 +13,7 @@ export interface ReceiverConfig {
   adminTokens: string[];
   maxBodyBytes: number;
   toleranceSeconds: number;
+  retentionDays: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** An OpenAPI document whose webhooks to serve instead of the built-in contract's. */
   spec?: string | undefined;
@@ -28,7 +29,7 @@ const schema = z.object({
   tokens: list.pipe(
     z
       .array(z.string())
-      .min(1, "set --token or PLANT_STORE_TOKENS: at least one accepted bearer token is required"),
+      .min(1, "set --token or PLANT_STORE_TOKEN: at least one accepted bearer token is required"),
   ),
   // The whsec_ prefix is optional, as in the standardwebhooks and svix libraries; parseSecret checks each entry.
   secrets: list.default([]),
@@ -37,6 +38,7 @@ const schema = z.object({
   adminTokens: list.default([]),
   maxBodyBytes: int("--max-body / PLANT_STORE_MAX_BODY", 64, 64 * 1024 * 1024).default(1024 * 1024),
   toleranceSeconds: int("--tolerance / PLANT_STORE_TOLERANCE", 1, 86_400).default(300),
+  retentionDays: int("--retention-days / PLANT_STORE_RETENTION_DAYS", 0, 36_500).default(30),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   spec: z.string().min(1).optional(),
   events: list.default([]),
@@ -52,14 +54,15 @@ Usage: plant-store-receiver [options]
 Options (each also read from the environment variable shown):
   --port <n>            PORT                          listen port (default 4000)
   --host <addr>         HOST                          listen address (default 127.0.0.1)
-  --token <list>        PLANT_STORE_TOKENS            accepted bearer tokens or sha256:<hex> hashes, comma-separated (required)
+  --token <list>        PLANT_STORE_TOKEN             accepted bearer tokens or sha256:<hex> hashes, comma-separated (required)
   --secret <list>       PLANT_STORE_WEBHOOK_SECRET    whsec_ secrets (v1); when set, valid signatures are required
   --public-key <list>   PLANT_STORE_WEBHOOK_PUBLIC_KEY whpk_ ed25519 public keys (v1a), several during rotation;
                                                       when set, valid signatures are required
   --db <target>         PLANT_STORE_DB                SQLite path (default ./data/receiver.db), :memory:, or postgres://…
-  --admin-token <list>  PLANT_STORE_ADMIN_TOKENS      tokens (or hashes) for GET /events and /events/stream; off without
+  --admin-token <list>  PLANT_STORE_ADMIN_TOKEN       tokens (or hashes) for GET /events and /events/stream; off without
   --max-body <bytes>    PLANT_STORE_MAX_BODY          body cap (default 1048576)
   --tolerance <s>       PLANT_STORE_TOLERANCE         allowed timestamp skew in seconds (default 300)
+  --retention-days <n>  PLANT_STORE_RETENTION_DAYS    days stored events are kept, purged hourly (default 30; 0 = forever)
   --log-level <level>   PLANT_STORE_LOG_LEVEL         fatal|error|warn|info|debug|trace|silent (default info)
   --spec <file>         PLANT_STORE_SPEC              an OpenAPI document (YAML/JSON) whose webhooks to serve (default: built in)
   --events <list>       PLANT_STORE_EVENTS            event types (operationIds) to accept, comma-separated (default: all)
@@ -68,10 +71,11 @@ Options (each also read from the environment variable shown):
 
 Every id of the contract's int64 range is accepted and stored exactly as sent (ids beyond 2^53 too); the
 events keep the bytes received. (--lossless / PLANT_STORE_LOSSLESS, which used to turn that on, is still accepted.)
+The older names PLANT_STORE_TOKENS and PLANT_STORE_ADMIN_TOKENS are still read when the new ones are unset.
 
 Examples:
-  PLANT_STORE_TOKENS=psk_… PLANT_STORE_WEBHOOK_SECRET=whsec_… plant-store-receiver --port 4000
-  PLANT_STORE_TOKENS=psk_… plant-store-receiver --public-key whpk_…   (the sender holds the whsk_ key)
+  PLANT_STORE_TOKEN=psk_… PLANT_STORE_WEBHOOK_SECRET=whsec_… plant-store-receiver --port 4000
+  PLANT_STORE_TOKEN=psk_… plant-store-receiver --public-key whpk_…   (the sender holds the whsk_ key)
 `;
 
 /**
@@ -92,13 +96,18 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
     settings: {
       port: { flag: "port", env: "PORT" },
       host: { flag: "host", env: "HOST" },
-      tokens: { flag: "token", env: "PLANT_STORE_TOKENS" },
+      tokens: { flag: "token", env: "PLANT_STORE_TOKEN", aliases: ["PLANT_STORE_TOKENS"] },
       secrets: { flag: "secret", env: "PLANT_STORE_WEBHOOK_SECRET" },
       publicKeys: { flag: "public-key", env: "PLANT_STORE_WEBHOOK_PUBLIC_KEY" },
       db: { flag: "db", env: "PLANT_STORE_DB" },
-      adminTokens: { flag: "admin-token", env: "PLANT_STORE_ADMIN_TOKENS" },
+      adminTokens: {
+        flag: "admin-token",
+        env: "PLANT_STORE_ADMIN_TOKEN",
+        aliases: ["PLANT_STORE_ADMIN_TOKENS"],
+      },
       maxBodyBytes: { flag: "max-body", env: "PLANT_STORE_MAX_BODY" },
       toleranceSeconds: { flag: "tolerance", env: "PLANT_STORE_TOLERANCE" },
+      retentionDays: { flag: "retention-days", env: "PLANT_STORE_RETENTION_DAYS" },
       logLevel: { flag: "log-level", env: "PLANT_STORE_LOG_LEVEL" },
       spec: { flag: "spec", env: "PLANT_STORE_SPEC" },
       events: { flag: "events", env: "PLANT_STORE_EVENTS" },
@@ -108,11 +117,11 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
     // message (which never repeats the value) instead of failing requests later.
     checks: (config) =>
       [
-        ["--token / PLANT_STORE_TOKENS", () => createTokenVerifier(config.tokens)],
+        ["--token / PLANT_STORE_TOKEN", () => createTokenVerifier(config.tokens)],
         ...(config.adminTokens.length > 0
           ? [
               [
-                "--admin-token / PLANT_STORE_ADMIN_TOKENS",
+                "--admin-token / PLANT_STORE_ADMIN_TOKEN",
                 () => createTokenVerifier(config.adminTokens),
               ] as const,
             ]

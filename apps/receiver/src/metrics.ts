@@ -1,5 +1,5 @@
 import { countAndTime } from "@plant-store/app-kit";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** The receiver's Prometheus metrics, in a registry of its own (several receivers can share a process). */
 export interface ReceiverMetrics {
@@ -23,6 +23,8 @@ export interface ReceiverMetrics {
  */
 export function createMetrics(inboxSize: () => Promise<number>): ReceiverMetrics {
   const registry = new Registry();
+  // Node's process metrics (CPU, memory, heap, event-loop lag, GC, handles), prom-client's defaults.
+  collectDefaultMetrics({ register: registry });
   const requests = new Counter({
     name: "plant_store_receiver_requests_total",
     help: "Webhook requests by response status.",

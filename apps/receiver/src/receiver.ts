@@ -1,6 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { openAppStore, readiness, type StoreSetting } from "@plant-store/app-kit";
+import {
+  DEFAULT_RETENTION_DAYS,
+  logText,
+  openAppStore,
+  readiness,
+  type StoreSetting,
+  startRetention,
+} from "@plant-store/app-kit";
 import { createConsoleServer } from "@plant-store/console";
 import {
   createMessageId,
@@ -11,8 +18,8 @@ import {
   type WebhookResponse,
 } from "@plant-store/core";
 import {
-  answerClientError,
   answerExpectContinue,
+  createNodeServer,
   handleNodeRequest,
   requestPath,
   send,
@@ -47,6 +54,13 @@ export interface ReceiverOptions {
    * this has no effect. It used to be needed for ids beyond 2^53, which were refused with 422 without it.
    */
   lossless?: boolean;
+  /** The payload bytes a `GET /events` page holds at most (at least one event). Default 4 MiB. */
+  eventsPageMaxBytes?: number;
+  /**
+   * How long stored data is kept (inbox events; messages and finished deliveries when the store is shared with a
+   * sender); older data is purged hourly in bounded batches. 0 keeps everything. Default 30 days.
+   */
+  retentionMs?: number;
   /** A pino logger (one line per request); omitted → no logs. */
   logger?: Logger;
   /** Time allowed to receive a request's headers (slowloris guard). Default 10 s. */
@@ -98,8 +112,8 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     return { duplicate: result.duplicate };
   };
   const pipelineLogger = logger && {
-    warn: (message: string, details?: Record<string, unknown>) => logger.warn(details ?? {}, message),
-    error: (message: string, details?: Record<string, unknown>) => logger.error(details ?? {}, message),
+    warn: (message: string, details?: Record<string, unknown>) => logger.warn(bounded(details), message),
+    error: (message: string, details?: Record<string, unknown>) => logger.error(bounded(details), message),
   };
   const common = {
     tokens: options.tokens,
@@ -115,7 +129,16 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   // Lossless: the contract's id is int64 and the inbox keeps the bytes as sent, so no id is refused for being beyond
   // 2^53 (a sender would retry it until it gave up); nothing here reads the id as a JavaScript number.
   const handler: WebhookHandler = createWebhookHandler({ ...common, mode: "lossless", onEvent: record });
-  const admin: AdminApi = createAdminApi({ store, adminTokens: options.adminTokens ?? [] });
+  const retention = startRetention({
+    purge: (before) => store.purge({ before }),
+    retentionMs: options.retentionMs ?? DEFAULT_RETENTION_DAYS * 86_400_000,
+    ...(logger && { logger }),
+  });
+  const admin: AdminApi = createAdminApi({
+    store,
+    adminTokens: options.adminTokens ?? [],
+    ...(options.eventsPageMaxBytes !== undefined && { pageMaxBytes: options.eventsPageMaxBytes }),
+  });
   const webhookPaths = new Set(handler.events.map((entry) => entry.path));
   const served = handler.events.map((entry) => `${entry.method} ${entry.path}`).join(", ");
   const consoleServer = createConsoleServer({ app: "receiver" });
@@ -129,22 +152,18 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     }
     void ops(path, req, res);
   };
-  // node checks the header and request timeouts every connectionsCheckingInterval (30 s by default), which would
-  // let a slow client hold a connection for 30 s past a 10 s limit: check every second (or sooner).
-  const server = createServer(
-    { connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 2))) },
-    serve,
-  );
-  server.headersTimeout = headersTimeout;
-  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
-  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  // Unparsable requests and timeouts answer `{ error, message }` like everything else, not node's empty 400.
-  server.on("clientError", answerClientError);
-  // `Expect: 100-continue`: a request refused on its headers alone is answered before its body is invited.
-  server.on("checkContinue", (req, res) => {
-    if (!webhookPaths.has(requestPath(req.url))) res.writeContinue();
-    else if (!answerExpectContinue(handler, req, res)) return;
-    serve(req, res);
+  // Every answer node:http would write itself (unparsable requests, timeouts, a missing or repeated Host, an odd
+  // Expect, CONNECT) is `{ error, message }` like everything else; timeouts are checked every second.
+  const server = createNodeServer(serve, {
+    headersTimeoutMs: headersTimeout,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 5_000,
+    // `Expect: 100-continue`: a request refused on its headers alone is answered before its body is invited.
+    expectContinue: (req, res) => {
+      if (webhookPaths.has(requestPath(req.url))) return answerExpectContinue(handler, req, res);
+      res.writeContinue();
+      return true;
+    },
   });
 
   async function webhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -157,11 +176,12 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     if (duplicate) metrics.duplicates.inc();
     logger?.info(
       {
-        webhookId: req.headers[WEBHOOK_HEADERS.id] ?? null,
-        eventType: req.headers[EVENT_TYPE_HEADER] ?? null,
+        // Both come from the request: a line takes a bounded part of them, whatever the client sent.
+        webhookId: logText(req.headers[WEBHOOK_HEADERS.id]),
+        eventType: logText(req.headers[EVENT_TYPE_HEADER]),
         status: response.status,
         outcome: response.status === 200 ? (duplicate ? "duplicate" : "stored") : "rejected",
-        ...(response.status !== 200 && { reason: reasonOf(response) }),
+        ...(response.status !== 200 && { reason: logText(reasonOf(response)) }),
         ms: Math.round(seconds * 10_000) / 10,
       },
       "webhook",
@@ -204,7 +224,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       }
       await admin.handle(path, req, res);
     } catch (error) {
-      logger?.error({ path, error: (error as Error).message }, "request failed");
+      logger?.error({ path: logText(path), error: (error as Error).message }, "request failed");
       send(res, errorResponse(503, "The request could not be served right now. Retry later."));
     }
   }
@@ -237,11 +257,21 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         const timer = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000);
         await drained;
         clearTimeout(timer);
+        await retention.stop();
         if (ownsStore) await store.close(); // flushes the group commit
       })();
       return closing;
     },
   };
+}
+
+/** Pipeline log details (a webhook id, an error) with every string bounded: they may come from the request. */
+function bounded(details: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!details) return {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(details))
+    out[key] = typeof value === "string" ? logText(value) : value;
+  return out;
 }
 
 function reasonOf(response: WebhookResponse): string {

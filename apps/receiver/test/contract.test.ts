@@ -240,6 +240,10 @@ describe("plant-store-receiver: every status code of the contract, over a real s
     expect(metrics).toMatch(/plant_store_receiver_duplicates_total [1-9]/);
     expect(metrics).toMatch(/plant_store_receiver_inbox_events [1-9]/);
     expect(metrics).toContain("plant_store_receiver_request_duration_seconds_bucket");
+    // Node's process metrics (prom-client's defaults) beside the receiver's own.
+    expect(metrics).toMatch(/^process_cpu_user_seconds_total \d/m);
+    expect(metrics).toMatch(/^process_resident_memory_bytes \d/m);
+    expect(metrics).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
   });
 
   it("logs one JSON line per webhook request, and never a token or secret", async () => {

@@ -4,6 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeAnswerProbes } from "../../../test-support/node-answers.js";
+import { until } from "../../../test-support/processes.js";
+import { keepWriting } from "../../../test-support/raw-http.js";
 import { createReceiver } from "../src/index.js";
 import { cleanup, post, type Running, SECRET, signedHeaders, startReceiver, TOKEN } from "./support.js";
 
@@ -210,4 +213,58 @@ describe("HTTP edges, over raw sockets", () => {
       await own.close();
     }
   }, 5_000);
+});
+
+describe("an oversized body's 413 reaches a client that keeps writing", () => {
+  it.each([
+    ["declared", "content-length: 5000000"],
+    ["chunked", "transfer-encoding: chunked"],
+  ])(
+    "%s: 5 MB written without pausing, the 413 is read (lingering close, not a reset)",
+    async (_, framing) => {
+      const head = [
+        "POST /plant/webhook HTTP/1.1",
+        "host: x",
+        `authorization: Bearer ${TOKEN}`,
+        "content-type: application/json",
+        framing,
+        "",
+        "",
+      ].join("\r\n");
+      // Chunked: one 5 MB chunk, so the receiver learns the size only by reading past its 512-byte cap.
+      const answer = await keepWriting(
+        receiver.url,
+        framing.startsWith("transfer") ? `${head}${(5_000_000).toString(16)}\r\n` : head,
+        5_000_000,
+      );
+      expect(answer.raw).toMatch(/^HTTP\/1\.1 413 /);
+      expect(jsonBody(answer.raw)).toEqual({
+        error: 413,
+        message: expect.stringContaining("larger than 512"),
+      });
+    },
+  );
+});
+
+describe("log lines", () => {
+  it("take a bounded part of what a request sends: a 16,000-character webhook-id costs no 16 KiB line", async () => {
+    const id = `msg_${"a".repeat(16_000)}`;
+    const res = await post(receiver.url, PLANT, { "content-type": "application/json", "webhook-id": id });
+    expect(res.status).toBe(401);
+    const line = await until(() =>
+      receiver
+        .stdout()
+        .split("\n")
+        .find((l) => l.includes('"msg":"webhook"') && l.includes("msg_aaaa")),
+    );
+    expect(line.length).toBeLessThan(1_000);
+    expect(JSON.parse(line)).toMatchObject({
+      status: 401,
+      webhookId: expect.stringMatching(/^msg_a+…\(15804 more characters\)$/),
+    });
+  });
+});
+
+describe("answers node:http would write itself are JSON", () => {
+  nodeAnswerProbes(() => receiver.url);
 });

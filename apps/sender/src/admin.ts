@@ -1,5 +1,5 @@
 import { adminRoutes } from "@plant-store/admin-api";
-import { readiness } from "@plant-store/app-kit";
+import { logText, readiness } from "@plant-store/app-kit";
 import { createConsoleServer } from "@plant-store/console";
 import {
   createBearerCheck,
@@ -10,7 +10,7 @@ import {
   parseDateTime,
   type SigningScheme,
 } from "@plant-store/core";
-import { answerClientError, nodeHeaders } from "@plant-store/core/node";
+import { createNodeServer, nodeHeaders } from "@plant-store/core/node";
 import { type Catalog, catalog as specCatalog, unknownEventMessage } from "@plant-store/spec";
 import {
   type Delivery,
@@ -42,6 +42,10 @@ export interface AdminApiOptions {
   catalog?: Catalog;
   /** Body cap of admin requests. Default 64 KiB. */
   bodyLimit?: number;
+  /** Time allowed to receive a request's headers (slowloris guard). Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time allowed for a whole request, body included. Default 30 s. */
+  requestTimeoutMs?: number;
 }
 
 const decoder = new TextDecoder();
@@ -91,11 +95,17 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     rejected: "The admin token is not accepted.",
   });
   const consoleServer = createConsoleServer({ app: "sender" });
-  // requestTimeout: a client that sends its request slowly is cut after 30 s (node's default is 300 s).
+  const timeouts = {
+    headersTimeoutMs: options.headersTimeoutMs ?? 10_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+  };
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
-    requestTimeout: 30_000,
+    // The receiver's server: slow headers and bodies are cut at these times (checked every second, not every 30 s),
+    // and what node:http answers itself (no Host, two, an odd Expect, CONNECT, unparsable HTTP) is JSON too.
+    serverFactory: (handler) => createNodeServer(handler, timeouts),
+    requestTimeout: timeouts.requestTimeoutMs,
     // What Fastify and node:http refuse before a route runs answers in the contract's shape too, not Fastify's
     // `{ statusCode, code, error: "Bad Request" }`: a malformed URL, an over-long path segment, unparsable HTTP.
     frameworkErrors: (error, _request, reply) =>
@@ -104,7 +114,8 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
         : error.code === "FST_ERR_BAD_URL"
           ? sendError(reply, 400, "The URL is not valid: a malformed percent-encoding in the path.")
           : sendError(reply, 400, "The request could not be routed."),
-    clientErrorHandler: answerClientError,
+    // createNodeServer answers these already (answerClientError); Fastify's default would write a second answer.
+    clientErrorHandler: () => {},
   });
 
   // Raw JSON text: `POST /events` must keep the exact bytes (int64 ids are never rounded through JSON.parse).
@@ -142,7 +153,10 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
             : `The request could not be read: ${error.message}`;
       return sendError(reply, error.statusCode, message);
     }
-    options.logger?.error({ path: request.url, error: error.message }, "admin request failed");
+    options.logger?.error(
+      { path: logText(request.url), error: logText(error.message) },
+      "admin request failed",
+    );
     const unavailable = error instanceof StoreError;
     return sendError(
       reply,
@@ -227,6 +241,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
   // Every route of the admin API's table, served: the schemas there validate each request before these run.
   registerRoutes<{
     getSubscription: Subscription;
+    deleteSubscription: Subscription;
     updateSubscription: Subscription;
     disableSubscription: Subscription;
     enableSubscription: Subscription;
@@ -288,6 +303,15 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
             ...(signing !== undefined && { signing }),
           }),
         );
+      },
+    },
+    deleteSubscription: {
+      load: subscription,
+      handle: async ({ params }) => {
+        // A delete racing this one finds nothing: the same 404 as an unknown id.
+        if (!(await store.subscriptions.delete(params.id)))
+          throw new ApiError(404, `No subscription ${params.id}.`);
+        return { id: params.id, deleted: true as const };
       },
     },
     disableSubscription: {

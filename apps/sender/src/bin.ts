@@ -2,6 +2,7 @@
 import { createRequire } from "node:module";
 import { createLogger, runServer } from "@plant-store/app-kit";
 import { loadCatalog } from "@plant-store/spec/load";
+import { StoreConfigError } from "@plant-store/store";
 import { HELP, loadConfig } from "./config.js";
 import { createSender } from "./sender.js";
 
@@ -26,8 +27,12 @@ await runServer({
       ...(config.schedule && { schedule: config.schedule }),
       ...(config.privateKeys.length > 0 && { privateKeys: config.privateKeys }),
       ...(config.spec !== undefined && { catalog: await loadCatalog(config.spec) }),
+      retentionMs: config.retentionDays * 86_400_000,
       logger,
     }),
+  // A database path that cannot be one (a directory, a file where a directory must be) is a usage error, exit 2;
+  // a missing encryption key for stored credentials is not (exit 1).
+  usageError: (error) => error instanceof StoreConfigError && error.code === "invalid_path",
   describe: (sender) => ({ store: sender.store.backend }),
   // In-flight attempts may run for up to --timeout before the outbox is closed.
   shutdownTimeoutMs: (config) => Math.max(20_000, config.timeoutMs + 10_000),

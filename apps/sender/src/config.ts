@@ -20,6 +20,7 @@ export interface SenderConfig {
   privateKeys: string[];
   /** An OpenAPI document whose webhooks to publish instead of the built-in contract's. */
   spec?: string | undefined;
+  retentionDays: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
@@ -30,7 +31,7 @@ const schema = z.object({
   host: z.string().min(1).default("127.0.0.1"),
   db: z.string().min(1).default("./data/sender.db"),
   adminTokens: list.pipe(
-    z.array(z.string()).min(1, "set --admin-token or PLANT_STORE_ADMIN_TOKENS: the admin API needs a token"),
+    z.array(z.string()).min(1, "set --admin-token or PLANT_STORE_ADMIN_TOKEN: the admin API needs a token"),
   ),
   concurrency: int("--concurrency / PLANT_STORE_CONCURRENCY", 1, 10_000).default(64),
   perSubscription: int("--per-subscription / PLANT_STORE_PER_SUBSCRIPTION", 1, 10_000).default(16),
@@ -45,6 +46,7 @@ const schema = z.object({
   previousEncryptionKeys: list.default([]),
   privateKeys: list.default([]),
   spec: z.string().min(1).optional(),
+  retentionDays: int("--retention-days / PLANT_STORE_RETENTION_DAYS", 0, 36_500).default(30),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -57,7 +59,7 @@ Options (each also read from the environment variable shown):
   --port <n>               PORT                           admin API port (default 4001)
   --host <addr>            HOST                           admin API address (default 127.0.0.1)
   --db <target>            PLANT_STORE_DB                 SQLite path (default ./data/sender.db), :memory:, or postgres://…
-  --admin-token <list>     PLANT_STORE_ADMIN_TOKENS       admin API bearer tokens or sha256:<hex> hashes (required)
+  --admin-token <list>     PLANT_STORE_ADMIN_TOKEN        admin API bearer tokens or sha256:<hex> hashes (required)
   --concurrency <n>        PLANT_STORE_CONCURRENCY        deliveries in flight, in all (default 64)
   --per-subscription <n>   PLANT_STORE_PER_SUBSCRIPTION   deliveries in flight per subscriber (default 16)
   --timeout <ms>           PLANT_STORE_TIMEOUT_MS         per attempt (default 15000)
@@ -70,15 +72,18 @@ Options (each also read from the environment variable shown):
   --private-key <list>     PLANT_STORE_SIGNING_KEY        whsk_ ed25519 private keys (comma-separated; several during a
                                                           rotation) for subscriptions that sign v1a (asymmetric or both)
   --spec <file>            PLANT_STORE_SPEC               an OpenAPI document (YAML/JSON) whose webhooks to publish (default: built in)
+  --retention-days <n>     PLANT_STORE_RETENTION_DAYS     days finished messages, deliveries and attempts are kept (default 30;
+                                                          0 = forever); pending and retried ones are always kept
   --log-level <level>      PLANT_STORE_LOG_LEVEL          fatal|error|warn|info|debug|trace|silent (default info)
   -h, --help                                              this help
   -v, --version                                           the version
 
+PLANT_STORE_ADMIN_TOKENS, the older name, is still read when PLANT_STORE_ADMIN_TOKEN is unset.
 The store refuses to start when credentials in it were encrypted with a key that is not configured.
 
 Examples:
   openssl rand -base64 32 > sender.key   # once; keep it (and back it up) outside the database
-  PLANT_STORE_ADMIN_TOKENS=psk_… PLANT_STORE_ENCRYPTION_KEY="$(cat sender.key)" plant-store-sender
+  PLANT_STORE_ADMIN_TOKEN=psk_… PLANT_STORE_ENCRYPTION_KEY="$(cat sender.key)" plant-store-sender
   plant-store-sender --db :memory: --admin-token psk_… --allow-networks 127.0.0.0/8   # local development
 `;
 
@@ -101,7 +106,11 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): SenderConfig
       port: { flag: "port", env: "PORT" },
       host: { flag: "host", env: "HOST" },
       db: { flag: "db", env: "PLANT_STORE_DB" },
-      adminTokens: { flag: "admin-token", env: "PLANT_STORE_ADMIN_TOKENS" },
+      adminTokens: {
+        flag: "admin-token",
+        env: "PLANT_STORE_ADMIN_TOKEN",
+        aliases: ["PLANT_STORE_ADMIN_TOKENS"],
+      },
       concurrency: { flag: "concurrency", env: "PLANT_STORE_CONCURRENCY" },
       perSubscription: { flag: "per-subscription", env: "PLANT_STORE_PER_SUBSCRIPTION" },
       timeoutMs: { flag: "timeout", env: "PLANT_STORE_TIMEOUT_MS" },
@@ -114,11 +123,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): SenderConfig
       },
       privateKeys: { flag: "private-key", env: "PLANT_STORE_SIGNING_KEY" },
       spec: { flag: "spec", env: "PLANT_STORE_SPEC" },
+      retentionDays: { flag: "retention-days", env: "PLANT_STORE_RETENTION_DAYS" },
       logLevel: { flag: "log-level", env: "PLANT_STORE_LOG_LEVEL" },
     },
     checks: (config) =>
       [
-        ["--admin-token / PLANT_STORE_ADMIN_TOKENS", () => createTokenVerifier(config.adminTokens)],
+        ["--admin-token / PLANT_STORE_ADMIN_TOKEN", () => createTokenVerifier(config.adminTokens)],
         ["--allow-networks / PLANT_STORE_ALLOW_NETWORKS", () => parseAllowList(config.allowNetworks)],
         ...config.privateKeys.map(
           (key, i) =>

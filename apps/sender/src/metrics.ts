@@ -1,7 +1,7 @@
 import { countAndTime } from "@plant-store/app-kit";
 import { DELIVERY_STATES } from "@plant-store/core";
 import type { Store } from "@plant-store/store";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** The sender's Prometheus metrics, in a registry of its own. */
 export interface SenderMetrics {
@@ -23,6 +23,8 @@ export interface SenderMetrics {
  */
 export function createMetrics(store: Store): SenderMetrics {
   const registry = new Registry();
+  // Node's process metrics (CPU, memory, heap, event-loop lag, GC, handles), prom-client's defaults.
+  collectDefaultMetrics({ register: registry });
   const attempts = new Counter({
     name: "plant_store_sender_attempts_total",
     help: "Delivery attempts by outcome (delivered, retry, gone, failed, blocked).",

@@ -1,4 +1,9 @@
-import { openAppStore, type StoreSetting } from "@plant-store/app-kit";
+import {
+  DEFAULT_RETENTION_DAYS,
+  openAppStore,
+  type StoreSetting,
+  startRetention,
+} from "@plant-store/app-kit";
 import { publicKeyOf } from "@plant-store/core";
 import type { Catalog } from "@plant-store/spec";
 import type { Store } from "@plant-store/store";
@@ -35,6 +40,15 @@ export interface SenderOptions {
   disableAfterMs?: number;
   /** Run the delivery worker in this process. Default true. */
   worker?: boolean;
+  /** Admin API: time allowed to receive a request's headers. Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Admin API: time allowed for a whole request, body included. Default 30 s. */
+  requestTimeoutMs?: number;
+  /**
+   * How long messages with finished deliveries (and their attempts) are kept; older ones are purged hourly in
+   * bounded batches, never one still pending or being retried. 0 keeps everything. Default 30 days.
+   */
+  retentionMs?: number;
   /** How long `close()` lets admin requests still arriving (a slow upload) finish before cutting them. Default 10 s. */
   drainTimeoutMs?: number;
   logger?: Logger;
@@ -86,6 +100,13 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
     canSignAsymmetric: (options.privateKeys?.length ?? 0) > 0,
     ...(options.catalog && { catalog: options.catalog }),
     ...(options.logger && { logger: options.logger }),
+    ...(options.headersTimeoutMs !== undefined && { headersTimeoutMs: options.headersTimeoutMs }),
+    ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
+  });
+  const retention = startRetention({
+    purge: (before) => store.purge({ before }),
+    retentionMs: options.retentionMs ?? DEFAULT_RETENTION_DAYS * 86_400_000,
+    ...(logger && { logger }),
   });
   let worker: Worker | null = null;
   if (options.worker !== false) {
@@ -123,6 +144,7 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
           clearTimeout(cut);
         }
         await stopped;
+        await retention.stop();
         await guard.close();
         if (owns) await store.close();
       })();

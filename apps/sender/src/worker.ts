@@ -1,3 +1,4 @@
+import { logText } from "@plant-store/app-kit";
 import { deliver, nextAttempt, STANDARD_SCHEDULE_MS, type Transport } from "@plant-store/core";
 import {
   type ClaimedDelivery,
@@ -120,6 +121,8 @@ export function startWorker(options: WorkerOptions): Worker {
       error: outcome.error ?? null,
     };
     const lease = { id: delivery.id, leaseToken: delivery.leaseToken };
+    // What the log line says happened to the delivery: a last attempt that is not retried failed it for good.
+    let logged: string = label;
     if (outcome.kind === "delivered") {
       await persist(delivery, () => store.outbox.complete(lease, { attempt: record }));
     } else if (outcome.kind === "gone") {
@@ -137,13 +140,15 @@ export function startWorker(options: WorkerOptions): Worker {
         nextLocalDue = Math.min(nextLocalDue, due);
         await persist(delivery, () => store.outbox.reschedule(lease, due, { attempt: record }));
         wake?.abort(); // an idle wait started before this retry existed: recompute it
-      } else
+      } else {
+        if (label === "retry") logged = "failed";
         await persist(delivery, () =>
           store.outbox.fail(lease, {
             attempt: record,
             reason: outcome.error ?? `status ${outcome.status}`,
           }),
         );
+      }
     }
     logger?.info(
       {
@@ -151,10 +156,11 @@ export function startWorker(options: WorkerOptions): Worker {
         deliveryId: delivery.id,
         subscriptionId: subscription.id,
         attempt: delivery.attempt,
-        outcome: label,
+        outcome: logged,
         status: outcome.status ?? null,
         ms: outcome.latencyMs,
-        ...(outcome.error && { error: outcome.error }),
+        // The error can quote what the endpoint sent (a redirect's Location): bounded like any outside value.
+        ...(outcome.error && { error: logText(outcome.error) }),
       },
       "attempt",
     );

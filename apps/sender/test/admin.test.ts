@@ -63,7 +63,7 @@ describe("the admin API document", () => {
   it("answers 405 with Allow for a known path asked with another method, 404 for an unknown path", async () => {
     for (const [method, path, allow] of [
       ["PUT", "/subscriptions", "GET, HEAD, POST"],
-      ["DELETE", "/subscriptions/sub_x", "GET, HEAD, PATCH"],
+      ["PUT", "/subscriptions/sub_x", "DELETE, GET, HEAD, PATCH"],
       ["GET", "/deliveries/1/resend", "POST"],
       ["POST", "/healthz", "GET, HEAD"],
     ] as const) {

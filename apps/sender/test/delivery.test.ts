@@ -152,6 +152,21 @@ describe("outcome rules against scripted sinks (compressed schedule 0, 100, 200,
       expect(failed?.attempts).toBe(4);
       const attempts = await attemptsOf(failed?.id as number);
       expect(attempts.map((a) => a.status)).toEqual([500, 500, 500, 500]);
+      // The log says which attempts were retried and that the last one failed the delivery for good.
+      const logged = await until(async () => {
+        const lines = sender
+          .stdout()
+          .split("\n")
+          .filter((l) => l.includes('"msg":"attempt"') && l.includes(`"deliveryId":${failed?.id},`))
+          .map((l) => JSON.parse(l) as { attempt: number; outcome: string });
+        return lines.length >= 4 && lines;
+      });
+      expect(logged.map((l) => [l.attempt, l.outcome])).toEqual([
+        [1, "retry"],
+        [2, "retry"],
+        [3, "retry"],
+        [4, "failed"],
+      ]);
       const resent = await api(sender.url, "POST", `/deliveries/${failed?.id}/resend`);
       expect(resent.status).toBe(200);
       await until(async () => target.requests.length >= 5);
@@ -235,6 +250,8 @@ describe("outcome rules against scripted sinks (compressed schedule 0, 100, 200,
     expect(text).toMatch(/plant_store_sender_attempts_total\{outcome="retry"\} [1-9]/);
     expect(text).toMatch(/plant_store_sender_deliveries\{state="failed"\} [1-9]/);
     expect(text).toContain("plant_store_sender_oldest_due_age_seconds");
+    expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
+    expect(text).toMatch(/^nodejs_heap_size_used_bytes \d/m);
   });
 
   it("never logs a token or secret", () => {

@@ -152,7 +152,7 @@ describe("guarded fetch", () => {
     const paths: string[] = [];
     const redirecting = createServer((req, res) => {
       paths.push(req.url ?? "");
-      res.writeHead(302, { location: "/elsewhere" }).end();
+      res.writeHead(302, { location: "https://u:pw@elsewhere.example/hook?api_key=s3cret-key&v=2" }).end();
     });
     await new Promise<void>((r) => redirecting.listen(0, "127.0.0.1", r));
     const other = createGuardedFetch({ allow: parseAllowList(["127.0.0.0/8"]) });
@@ -167,6 +167,9 @@ describe("guarded fetch", () => {
     );
     expect(redirected).toMatchObject({ kind: "retry", status: 302 });
     expect(redirected.error).toMatch(/redirects are not followed/);
+    // Stored and logged: the Location's password and query values are masked, its names kept.
+    expect(redirected.error).toContain("to https://…@elsewhere.example/hook?api_key=…&v=…;");
+    expect(redirected.error).not.toMatch(/s3cret|pw@/);
     expect(paths).toEqual(["/plant/webhook"]);
     await other.close();
     await new Promise<void>((r) => redirecting.close(() => r()));

@@ -12,7 +12,7 @@ export interface SuccessAnswer {
 
 /** One route of the admin API: everything the server validates, the document says and the client types. */
 export interface AdminRoute {
-  method: "GET" | "POST" | "PATCH";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   /** OpenAPI path template, e.g. `/subscriptions/{id}`. */
   path: string;
   tag: "subscriptions" | "events" | "deliveries" | "operations";
@@ -78,6 +78,17 @@ export const adminRoutes = {
     params: s.SubscriptionParams,
     body: { schema: s.SubscriptionUpdate, required: true },
     ok: { status: 200, description: "Updated.", schema: s.Subscription },
+    errors: { 404: "No such subscription." },
+  },
+  deleteSubscription: {
+    method: "DELETE",
+    path: "/subscriptions/{id}",
+    tag: "subscriptions",
+    summary: "Delete a subscription",
+    description:
+      "Its pending deliveries go with it (published messages stay: other subscriptions deliver them); an attempt already in flight may still arrive once, and its outcome is not recorded. To keep the history, disable it instead.",
+    params: s.SubscriptionParams,
+    ok: { status: 200, description: "Deleted.", schema: s.Deleted },
     errors: { 404: "No such subscription." },
   },
   disableSubscription: {

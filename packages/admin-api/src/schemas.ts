@@ -282,6 +282,9 @@ export const Subscription = z
   })
   .meta({ id: "Subscription" });
 
+/** What a delete answers (as Stripe's API does): the id, and that it is gone. */
+export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: "Deleted" });
+
 /** A new subscription, with its credentials shown once. */
 export const SubscriptionWithCredentials = Subscription.extend({
   token: z.string(),

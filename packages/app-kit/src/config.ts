@@ -53,6 +53,8 @@ export function wholeNumber(what: string, min: number, max: number) {
 export interface Setting {
   flag: string;
   env?: string;
+  /** Older names of `env`, still read when it is unset (so existing deployments keep working). */
+  aliases?: readonly string[];
   boolean?: boolean;
   short?: string;
 }
@@ -101,7 +103,11 @@ export function parseConfig<S extends z.ZodType>(options: {
   if (values.version) return "version";
   const raw: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(options.settings)) {
-    const fromEnv = setting.env === undefined ? undefined : options.env[setting.env];
+    const fromEnv =
+      setting.env === undefined
+        ? undefined
+        : (options.env[setting.env] ??
+          setting.aliases?.map((name) => options.env[name]).find((value) => value !== undefined));
     raw[key] = setting.boolean
       ? values[setting.flag] === true || /^(1|true|yes)$/i.test(fromEnv ?? "")
       : ((values[setting.flag] as string | undefined) ?? fromEnv);

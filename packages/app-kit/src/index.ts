@@ -4,7 +4,13 @@
  * @module
  */
 export { ConfigError, csvList, parseConfig, type Setting, wholeNumber } from "./config.js";
+export { logText, MAX_LOGGED_CHARS } from "./log-text.js";
 export { createLineBatcher, createLogger, type FlushableDestination, REDACTED_PATHS } from "./logger.js";
 export { countAndTime, type LabelledCounter, type LabelledHistogram } from "./metrics.js";
+export {
+  DEFAULT_RETENTION_DAYS,
+  type RetentionOptions,
+  startRetention,
+} from "./retention.js";
 export { runServer, type Server } from "./run-server.js";
 export { type AppStore, openAppStore, type Readiness, readiness, type StoreSetting } from "./store.js";

@@ -9,7 +9,8 @@ export interface Server {
 
 /**
  * The process lifecycle shared by the apps' bins: parse the configuration (exit 2 with the message on a
- * {@link ConfigError}), answer `--help`/`--version`, start (exit 1 with the reason when that fails), log
+ * {@link ConfigError}), answer `--help`/`--version`, start (exit 1 with the reason when that fails, 2 when it is a
+ * `usageError`: a path that cannot be a database), log
  * "listening", and on SIGTERM/SIGINT close gracefully (exit 0) within a deadline (exit 1 past it); a second signal
  * exits at once.
  *
@@ -38,6 +39,8 @@ export async function runServer<C extends { port: number; host: string }, S exte
    * webhook that got no answer is retried by its sender, a delivery's lease expires and it is claimed again.
    */
   shutdownTimeoutMs?: (config: C) => number;
+  /** Start failures that are the configuration's fault (exit 2, like a bad flag); the rest exit 1. */
+  usageError?: (error: unknown) => boolean;
 }): Promise<void> {
   const fail = (message: string, code: number): never => {
     process.stderr.write(`${options.name}: ${message}\n`);
@@ -57,7 +60,8 @@ export async function runServer<C extends { port: number; host: string }, S exte
   try {
     server = await options.start(config, logger);
   } catch (error) {
-    return fail(`cannot start: ${(error as Error).message}`, 1);
+    const usage = error instanceof ConfigError || options.usageError?.(error) === true;
+    return fail(`cannot start: ${(error as Error).message}`, usage ? 2 : 1);
   }
   let url: string;
   try {

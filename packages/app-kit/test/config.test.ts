@@ -9,7 +9,7 @@ const schema = z.object({
 });
 const settings = {
   port: { flag: "port", env: "PORT" },
-  tokens: { flag: "token", env: "TOKENS" },
+  tokens: { flag: "token", env: "TOKEN", aliases: ["TOKENS"] },
   verbose: { flag: "verbose", env: "VERBOSE", boolean: true },
 };
 const parse = (argv: string[], env: NodeJS.ProcessEnv = {}, checks?: () => [string, () => unknown][]) =>
@@ -22,7 +22,12 @@ describe("parseConfig", () => {
       tokens: ["a", "b"],
       verbose: true,
     });
-    expect(parse([], { TOKENS: "x" })).toEqual({ port: 4000, tokens: ["x"], verbose: false });
+    expect(parse([], { TOKEN: "x" })).toEqual({ port: 4000, tokens: ["x"], verbose: false });
+  });
+
+  it("reads an older name of a variable when the current one is unset", () => {
+    expect(parse([], { TOKENS: "old" })).toMatchObject({ tokens: ["old"] });
+    expect(parse([], { TOKEN: "new", TOKENS: "old" })).toMatchObject({ tokens: ["new"] });
   });
 
   it("answers --help and --version", () => {
@@ -50,7 +55,7 @@ describe("parseConfig", () => {
         parse(["--port", "x", "--token", "t"], {}, () => [
           ["--port / PORT", () => {}],
           [
-            "--token / TOKENS",
+            "--token / TOKEN",
             () => {
               throw new Error("is damaged");
             },
@@ -61,12 +66,12 @@ describe("parseConfig", () => {
       }
     })();
     expect(message).toMatch(/- --port \/ PORT: --port \/ PORT must be a whole number/);
-    expect(message).toMatch(/- --token \/ TOKENS: is damaged/);
+    expect(message).toMatch(/- --token \/ TOKEN: is damaged/);
   });
 
   it("refuses a list that is given but blank (a broken template must not turn a check off)", () => {
-    expect(() => parse(["--token="])).toThrow(/--token \/ TOKENS: is set but empty/);
-    expect(() => parse([], { TOKENS: " , " })).toThrow(/--token \/ TOKENS: is set but empty/);
+    expect(() => parse(["--token="])).toThrow(/--token \/ TOKEN: is set but empty/);
+    expect(() => parse([], { TOKENS: " , " })).toThrow(/--token \/ TOKEN: is set but empty/);
   });
 
   it("runs the checks after the schema and collects their messages", () => {

@@ -41,7 +41,7 @@ export type {
   PublishResult,
   SqlClient,
 } from "./api/outbox.js";
-export type { Store } from "./api/store.js";
+export type { PurgeOptions, PurgeResult, Store } from "./api/store.js";
 export type {
   CreateSubscriptionInput,
   SecretInput,
@@ -62,6 +62,7 @@ export {
 export { openStore } from "./open-store.js";
 export type { OpenStoreOptions, StoreLogger } from "./options.js";
 export { KEPT_HEADERS } from "./shared/headers.js";
+export { PURGE_BATCH_SIZE } from "./shared/purge.js";
 export { parseEncryptionKey } from "./shared/secret-box.js";
 export { SIGNING_SCHEMES } from "./shared/subscription-codec.js";
 export { MAX_RESPONSE_BYTES } from "./shared/truncate.js";

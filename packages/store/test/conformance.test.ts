@@ -3,6 +3,7 @@ import { backlogConformance } from "./conformance/backlog.js";
 import { inboxConformance } from "./conformance/inbox.js";
 import { migrationConformance } from "./conformance/migrations.js";
 import { outboxConformance } from "./conformance/outbox.js";
+import { retentionConformance } from "./conformance/retention.js";
 import { subscriptionConformance } from "./conformance/subscriptions.js";
 import { BACKENDS, type TestBackend } from "./support/backends.js";
 
@@ -33,5 +34,6 @@ for (const { name, create, skip } of BACKENDS) {
     outboxConformance(backend);
     migrationConformance(backend, create);
     backlogConformance(backend);
+    retentionConformance(backend);
   });
 }

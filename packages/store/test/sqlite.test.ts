@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openStore, type Store, StoreUnavailableError } from "../src/index.js";
+import { openStore, type Store, StoreConfigError, StoreUnavailableError } from "../src/index.js";
 import { spawnChild } from "./support/child.js";
 
 // SQLite-only behaviour: group commit, lock contention, URL forms, several processes on one file.
@@ -186,11 +186,20 @@ describe("SQLite URLs and failures", () => {
     expect(existsSync("postgress:")).toBe(false);
   });
 
-  it("reports an unusable path as store_unavailable", async () => {
+  it("names a path that cannot be a database (invalid_path), and reports a file that is not SQLite as unavailable", async () => {
     const plain = join(dir, "plain-file");
     writeFileSync(plain, "not a directory");
     const error = await openStore({ url: join(plain, "sub", "x.db") }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(error).toBeInstanceOf(StoreConfigError);
+    expect(error).toMatchObject({
+      code: "invalid_path",
+      message: expect.stringContaining(`${plain} is a file`),
+    });
+    const directory = await openStore({ url: dir }).catch((e: unknown) => e);
+    expect(directory).toMatchObject({
+      code: "invalid_path",
+      message: expect.stringContaining("is a directory"),
+    });
     const notSqlite = await openStore({ url: plain }).catch((e: unknown) => e);
     expect(notSqlite).toMatchObject({ code: "store_unavailable" });
   });

@@ -11,6 +11,7 @@ import {
   bearerToken,
   CliError,
   fetchFailure,
+  firstOf,
   httpUrl,
   MAX_TIMEOUT_MS,
   notEmpty,
@@ -66,6 +67,8 @@ export async function adminCommand(name: string, args: unknown[]): Promise<void>
       2,
     );
   const base = httpUrl("--sender-url (or PLANT_STORE_SENDER_URL)", options.senderUrl).href;
+  // PLANT_STORE_ADMIN_TOKENS is the apps' older name (a list): a shell set up for them works here too.
+  options.adminToken ??= firstOf(process.env.PLANT_STORE_ADMIN_TOKENS);
   if (!options.adminToken) throw new CliError("--admin-token (or PLANT_STORE_ADMIN_TOKEN) is required.", 2);
   bearerToken("--admin-token (or PLANT_STORE_ADMIN_TOKEN)", options.adminToken);
   const timeoutMs = whole(

@@ -5,6 +5,7 @@ import {
   bearerToken,
   CliError,
   fetchFailure,
+  firstOf,
   httpUrl,
   MAX_TIMEOUT_MS,
   notEmpty,
@@ -44,7 +45,10 @@ interface Result {
  */
 export async function send(url: string, options: SendOptions): Promise<void> {
   // An empty flag is a mistake (exit 2); an empty environment variable counts as unset.
-  const token = notEmpty("--token", options.token) ?? (process.env.PLANT_STORE_TOKEN || undefined);
+  // PLANT_STORE_TOKENS is the receiver's older name (a list): a shell set up for it sends with its first token.
+  const token =
+    notEmpty("--token", options.token) ??
+    (process.env.PLANT_STORE_TOKEN || firstOf(process.env.PLANT_STORE_TOKENS));
   const secret =
     notEmpty("--secret", options.secret) ?? (process.env.PLANT_STORE_WEBHOOK_SECRET || undefined);
   if (!token)

@@ -19,6 +19,8 @@ import type { Duplex } from "node:stream";
 import { createWebhookHandler, type WebhookHandler, type WebhookHandlerOptions } from "../receive/handler.js";
 import type { WebhookResponse } from "../receive/types.js";
 
+export { createNodeServer, type NodeServerOptions, refuseHead } from "./node-server.js";
+
 /** A `(req, res)` listener for `http.createServer`. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -60,14 +62,66 @@ export async function handleNodeRequest(
   const request = { method: req.method ?? "GET", path: requestPath(req.url), headers: nodeHeaders(req) };
   let response = handler.preflight(request);
   if (response) {
-    if (!req.complete) req.resume();
+    if (!req.complete) {
+      if (response.headers.connection === "close") lingerAfterRefusal(req);
+      else req.resume();
+    }
   } else {
     const body = preRead ?? (await readBody(req, handler.maxBodyBytes));
     if (body === "aborted") return null;
-    response = body === "too-large" ? handler.tooLarge() : await handler.handle({ ...request, body });
+    if (body === "too-large") {
+      response = handler.tooLarge();
+      lingerAfterRefusal(req);
+    } else response = await handler.handle({ ...request, body });
   }
   send(res, response);
   return response;
+}
+
+/** How long, and how many bytes of an unread body, a connection is drained for after a refusal that closes it. */
+export const LINGER = { ms: 5_000, bytes: 16 * 1024 * 1024 } as const;
+
+/**
+ * A lingering close, as nginx does it: after a refusal that closes the connection (a 413) while the client is still
+ * sending its body, our side is shut (FIN after the answer) and what still arrives is read and discarded until the
+ * client is done — its body ends or it closes — for at most {@link LINGER} (5 s, 16 MiB); then the socket is closed.
+ * Closing at once with unread bytes makes the kernel reset the connection, and a reset can discard the answer before
+ * the client read it: the client would see a connection error (and retry) instead of the refusal.
+ *
+ * @example
+ * ```ts
+ * lingerAfterRefusal(req);
+ * send(res, handler.tooLarge()); // `connection: close`
+ * ```
+ */
+export function lingerAfterRefusal(
+  req: IncomingMessage,
+  limits: { ms: number; bytes: number } = LINGER,
+): void {
+  const socket = req.socket as IncomingMessage["socket"] & { destroySoon?: () => void };
+  let discarded = 0;
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, limits.ms);
+  timer.unref();
+  // node:http destroys the socket once a `connection: close` answer is written (destroySoon); instead only our side
+  // ends here, after the answer, and reading goes on below.
+  socket.destroySoon = () => {
+    socket.end();
+    if (req.complete) close();
+  };
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limits.bytes) close();
+  });
+  req.once("end", () => {
+    if (socket.writableEnded) close();
+  });
+  socket.once("end", close);
+  socket.once("close", () => clearTimeout(timer));
+  req.resume();
 }
 
 /**

@@ -58,6 +58,11 @@ export interface InboxListOptions {
   processed?: boolean | undefined;
   /** Only events of this type (e.g. `newPlant`). */
   type?: string | undefined;
+  /**
+   * Bound the page by the bytes of its bodies too: it ends before the event that would take it past this (it holds
+   * at least one), and `nextCursor` goes on from there.
+   */
+  maxBytes?: number | undefined;
 }
 
 export interface InboxStreamOptions {

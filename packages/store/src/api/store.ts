@@ -22,6 +22,29 @@ export interface Store {
    * write: another process has held the write lock for `busyTimeoutMs`, or the file is read-only.
    */
   ping(): Promise<void>;
+  /**
+   * Deletes one bounded batch of what is older than `before`: inbox events received before it, and messages
+   * published before it whose deliveries are all finished (delivered or failed), with those deliveries and their
+   * attempts. A message still pending or leased anywhere is kept. Call it again while it deleted a full batch; each
+   * batch is one short transaction, so webhooks and deliveries are not held up behind it.
+   */
+  purge(options: PurgeOptions): Promise<PurgeResult>;
   /** Waits for pending inbox commits, ends streams and releases connections. Idempotent. */
   close(): Promise<void>;
+}
+
+/** Options of `Store.purge`. */
+export interface PurgeOptions {
+  /** Everything older than this goes (epoch ms or a Date). */
+  before: Date | number;
+  /** Rows of each kind per batch. Default 1000. */
+  batchSize?: number | undefined;
+}
+
+/** What one `Store.purge` batch deleted. */
+export interface PurgeResult {
+  inboxEvents: number;
+  messages: number;
+  /** True when a kind filled its batch: call again. */
+  more: boolean;
 }

@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { createMessageIdGenerator } from "@plant-store/core";
 import pg from "pg";
 import type { Store } from "../api/store.js";
-import { StoreInputError } from "../errors.js";
+import { StoreInputError, StoreUnavailableError } from "../errors.js";
 import type { OpenStoreOptions, ResolvedOptions } from "../options.js";
 import { Notifier } from "../shared/notifier.js";
+import { purgeLimits } from "../shared/purge.js";
 import type { SecretBox } from "../shared/secret-box.js";
 import { mapPgError, type PgContext, transaction } from "./context.js";
 import { PgListener } from "./listener.js";
@@ -69,7 +70,16 @@ export async function openPgStore(
     await migratePg(pool, schema, { apply: resolved.migrate, now: resolved.now, logger: resolved.logger });
   } catch (error) {
     if (ownsPool) await pool.end().catch(() => {});
-    throw mapPgError(error);
+    const mapped = mapPgError(error);
+    // At start the question is where: name the server (never the credentials) and what to check.
+    if (mapped instanceof StoreUnavailableError && mapped.code === "store_unavailable") {
+      const where = serverOf(options.url);
+      throw new StoreUnavailableError(
+        `PostgreSQL at ${where} is unavailable (${String((error as { code?: unknown }).code ?? (error as Error).message)}): check that it runs and accepts connections there, and the URL's host and port.`,
+        { cause: error },
+      );
+    }
+    throw mapped;
   }
 
   const channels = pgChannels(schema);
@@ -122,6 +132,33 @@ export async function openPgStore(
         );
       });
     },
+    async purge(options) {
+      const { before, batchSize } = purgeLimits(options);
+      const inboxEvents = await ctx.pool
+        .query(
+          `DELETE FROM ${ctx.s}.inbox_events WHERE seq IN
+             (SELECT seq FROM ${ctx.s}.inbox_events WHERE received_at < $1 ORDER BY seq LIMIT $2)`,
+          [before, batchSize],
+        )
+        .then(
+          (r) => r.rowCount ?? 0,
+          (error: unknown) => Promise.reject(mapPgError(error)),
+        );
+      // Deliveries and their attempts go with their message (ON DELETE CASCADE).
+      const messages = await ctx.pool
+        .query(
+          `DELETE FROM ${ctx.s}.messages WHERE id IN
+             (SELECT m.id FROM ${ctx.s}.messages m WHERE m.created_at < $1 AND NOT EXISTS
+                (SELECT 1 FROM ${ctx.s}.deliveries d WHERE d.message_id = m.id AND d.state IN ('pending', 'leased'))
+              ORDER BY m.id LIMIT $2)`,
+          [before, batchSize],
+        )
+        .then(
+          (r) => r.rowCount ?? 0,
+          (error: unknown) => Promise.reject(mapPgError(error)),
+        );
+      return { inboxEvents, messages, more: inboxEvents === batchSize || messages === batchSize };
+    },
     close() {
       closed ??= (async () => {
         await inbox.drain();
@@ -132,4 +169,15 @@ export async function openPgStore(
       return closed;
     },
   };
+}
+
+/** `host:port` of a connection URL, for messages (never its user or password). */
+function serverOf(url: string | undefined): string {
+  try {
+    const parsed = new URL(url ?? "");
+    const host = parsed.hostname || new URLSearchParams(parsed.search).get("host") || "localhost";
+    return `${host}:${parsed.port || 5432}`;
+  } catch {
+    return "the configured server";
+  }
 }

@@ -1,7 +1,7 @@
 import { DEFAULT_EVENT_TYPE } from "@plant-store/spec";
 import type { Inbox, InboxRecordInput, InboxRecordResult } from "../api/inbox.js";
 import { StoreUnavailableError } from "../errors.js";
-import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
+import { decodeCursor, encodeCursor, fitBytes, pageLimit, pageMaxBytes } from "../shared/cursor.js";
 import { followInbox } from "../shared/follow-inbox.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import { keptHeaderSet, pickHeaders } from "../shared/headers.js";
@@ -108,21 +108,37 @@ SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
       const limit = pageLimit(options.limit);
       const before = decodeCursor(options.cursor);
       const type = options.type === undefined ? undefined : checkEventType(options.type, "");
-      const params: unknown[] = [limit + 1];
+      // $1 is the row limit; the filters follow.
+      const filters: unknown[] = [];
       const conditions = [
-        before === null ? "" : `seq < $${params.push(before)}`,
-        type === undefined ? "" : `event_type = $${params.push(type)}`,
+        before === null ? "" : `seq < $${filters.push(before) + 1}`,
+        type === undefined ? "" : `event_type = $${filters.push(type) + 1}`,
         processedFilter(options.processed),
       ].filter(Boolean);
+      const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+      const maxBytes = pageMaxBytes(options.maxBytes);
+      // Sizes first (no bodies read): the page is cut before the body that would take it past maxBytes.
+      const take =
+        maxBytes === undefined
+          ? limit
+          : fitBytes(
+              (
+                await query<{ size: number }>(
+                  ctx,
+                  `SELECT octet_length(body) AS size FROM ${s}.inbox_events ${where} ORDER BY seq DESC LIMIT $1`,
+                  [limit, ...filters],
+                )
+              ).map((row) => Number(row.size)),
+              maxBytes,
+            );
       const rows = await query<InboxRow>(
         ctx,
-        `SELECT * FROM ${s}.inbox_events ${conditions.length ? `WHERE ${conditions.join(" AND ")}` : ""}
-         ORDER BY seq DESC LIMIT $1`,
-        params,
+        `SELECT * FROM ${s}.inbox_events ${where} ORDER BY seq DESC LIMIT $1`,
+        [take + 1, ...filters],
       );
-      const items = rows.slice(0, limit).map(toInboxEvent);
+      const items = rows.slice(0, take).map(toInboxEvent);
       const last = items.at(-1);
-      return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+      return { items, nextCursor: rows.length > take && last ? encodeCursor(last.seq) : null };
     },
     async *stream(options) {
       await ctx.listener.start().catch(() => {}); // without it, the poll fallback still works

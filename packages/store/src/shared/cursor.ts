@@ -36,3 +36,30 @@ export function pageLimit(limit: number | undefined): number {
   }
   return Math.min(limit, PAGE_SIZE.max);
 }
+
+/**
+ * How many of a page's rows fit in `maxBytes` (their sizes in page order): every row up to the one that would go
+ * past it, and always at least one, so a page always moves on.
+ *
+ * @example
+ * ```ts
+ * fitBytes([400, 400, 400], 1000); // 2
+ * fitBytes([5000], 1000); // 1
+ * ```
+ */
+export function fitBytes(sizes: readonly number[], maxBytes: number): number {
+  let total = 0;
+  for (let i = 0; i < sizes.length; i++) {
+    total += sizes[i] as number;
+    if (total > maxBytes) return Math.max(1, i);
+  }
+  return sizes.length;
+}
+
+/** A page's byte bound: a positive whole number, or undefined (no bound); throws `invalid_argument` otherwise. */
+export function pageMaxBytes(maxBytes: number | undefined): number | undefined {
+  if (maxBytes === undefined) return undefined;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+    throw new StoreInputError("invalid_argument", "maxBytes must be a whole number of bytes, at least 1.");
+  return maxBytes;
+}

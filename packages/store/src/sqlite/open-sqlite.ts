@@ -1,11 +1,12 @@
 import { closeSync, mkdirSync, openSync, statfsSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { createMessageIdGenerator } from "@plant-store/core";
 import Database from "better-sqlite3";
 import type { Store } from "../api/store.js";
-import { StoreUnavailableError } from "../errors.js";
+import { StoreConfigError, StoreUnavailableError } from "../errors.js";
 import type { ResolvedOptions } from "../options.js";
 import { Notifier } from "../shared/notifier.js";
+import { purgeLimits } from "../shared/purge.js";
 import type { SecretBox } from "../shared/secret-box.js";
 import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
 import { migrateSqlite } from "./migrations.js";
@@ -104,6 +105,26 @@ export function openSqliteStore(given: string, options: ResolvedOptions, box: Se
         db.exec("BEGIN IMMEDIATE");
         db.exec("ROLLBACK");
       }),
+    purge: (options) =>
+      runSqlite(ctx, () => {
+        const { before, batchSize } = purgeLimits(options);
+        const inboxEvents = ctx
+          .sql(
+            `DELETE FROM inbox_events WHERE seq IN
+               (SELECT seq FROM inbox_events WHERE received_at < ? ORDER BY seq LIMIT ?)`,
+          )
+          .run(before, batchSize).changes;
+        // Deliveries and their attempts go with their message (ON DELETE CASCADE).
+        const messages = ctx
+          .sql(
+            `DELETE FROM messages WHERE id IN
+               (SELECT m.id FROM messages m WHERE m.created_at < ? AND NOT EXISTS
+                  (SELECT 1 FROM deliveries d WHERE d.message_id = m.id AND d.state IN ('pending', 'leased'))
+                ORDER BY m.id LIMIT ?)`,
+          )
+          .run(before, batchSize).changes;
+        return { inboxEvents, messages, more: inboxEvents === batchSize || messages === batchSize };
+      }),
     close() {
       closed ??= (async () => {
         await inbox.drain();
@@ -137,11 +158,18 @@ const mebibytes = (n: bigint) => `${(Number(n) / 1024 / 1024).toFixed(1)} MiB`;
  * the database file. An existing file keeps its mode; one that every local user may read is warned about.
  */
 function createPrivately(path: string, options: ResolvedOptions): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const existing = statOrNothing(path);
+  if (existing?.isDirectory())
+    throw new StoreConfigError(
+      "invalid_path",
+      `The SQLite database path ${path} is a directory; give a file path, e.g. ${join(path, "plant-store.db")}.`,
+    );
+  if (!existing) makeDirectories(dirname(path));
   try {
     closeSync(openSync(path, "wx", 0o600));
   } catch (error) {
-    if ((error as { code?: unknown }).code !== "EEXIST") throw error;
+    const code = (error as { code?: unknown }).code;
+    if (code !== "EEXIST") throw pathError(path, code, error);
     const mode = statSync(path).mode & 0o777;
     if (mode & 0o007) {
       options.logger.warn(
@@ -149,6 +177,66 @@ function createPrivately(path: string, options: ResolvedOptions): void {
       );
     }
   }
+}
+
+/**
+ * `mkdir -p` with mode 0700, one level at a time: node's recursive mkdirSync never returns for a path under /proc
+ * (it retries ENOENT forever), and a level that exists but is a file must be named, not reported as EEXIST.
+ */
+function makeDirectories(directory: string): void {
+  const missing: string[] = [];
+  let current = directory;
+  for (;;) {
+    const stat = statOrNothing(current);
+    if (stat) {
+      if (!stat.isDirectory())
+        throw new StoreConfigError(
+          "invalid_path",
+          `The SQLite database path cannot be created: ${current} is a file, not a directory. Give a path in a directory.`,
+        );
+      break;
+    }
+    missing.unshift(current);
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  for (const level of missing) {
+    try {
+      mkdirSync(level, { mode: 0o700 });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== "EEXIST") throw pathError(level, code, error);
+    }
+  }
+}
+
+/** The path's stat, or undefined when nothing is there — also when a level above it is a file (ENOTDIR). */
+function statOrNothing(path: string) {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+
+/** An operating-system refusal to create the database's directory or file, naming the path and what to check. */
+function pathError(path: string, code: unknown, cause: unknown): StoreUnavailableError {
+  const hint =
+    code === "EACCES" || code === "EPERM"
+      ? "this user may not write there; choose a writable path or fix its permissions"
+      : code === "EROFS"
+        ? "the file system is read-only; choose a writable path"
+        : code === "ENOSPC"
+          ? "the disk is full"
+          : "choose a path on a writable local file system";
+  return new StoreUnavailableError(
+    `Cannot create ${path} for the SQLite database (${String(code)}): ${hint}.`,
+    {
+      cause,
+    },
+  );
 }
 
 /** Device and inode of the file at `path` ("" when there is none): changes when it is deleted or replaced. */

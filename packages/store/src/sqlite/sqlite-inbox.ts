@@ -1,7 +1,7 @@
 import { DEFAULT_EVENT_TYPE } from "@plant-store/spec";
 import type { Inbox, InboxEvent, InboxRecordInput, InboxRecordResult } from "../api/inbox.js";
 import { StoreUnavailableError } from "../errors.js";
-import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
+import { decodeCursor, encodeCursor, fitBytes, pageLimit, pageMaxBytes } from "../shared/cursor.js";
 import { followInbox } from "../shared/follow-inbox.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import { keptHeaderSet, pickHeaders } from "../shared/headers.js";
@@ -121,10 +121,22 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
         ].filter(Boolean);
         const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
         const params = [...(before === null ? [] : [before]), ...(type === undefined ? [] : [type])];
-        const rows = list(where, params, limit);
-        const items = rows.slice(0, limit);
+        const maxBytes = pageMaxBytes(options.maxBytes);
+        // Sizes first (no bodies read): the page is cut before the body that would take it past maxBytes.
+        const take =
+          maxBytes === undefined
+            ? limit
+            : fitBytes(
+                ctx
+                  .sql(`SELECT length(body) FROM inbox_events ${where} ORDER BY seq DESC LIMIT ?`)
+                  .pluck()
+                  .all(...params, limit) as number[],
+                maxBytes,
+              );
+        const rows = list(where, params, take);
+        const items = rows.slice(0, take);
         const last = items.at(-1);
-        return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+        return { items, nextCursor: rows.length > take && last ? encodeCursor(last.seq) : null };
       }),
     stream: (options) =>
       followInbox(

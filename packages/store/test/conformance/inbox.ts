@@ -193,6 +193,32 @@ export function inboxConformance(backend: () => TestBackend): void {
       await expect(store.inbox.list({ cursor: "bogus" })).rejects.toMatchObject({ code: "invalid_cursor" });
     });
 
+    it("bounds a page by its bodies' bytes as well as its count; the cursor goes on from the cut", async () => {
+      const store = await backend().open();
+      const big = (i: number) => `{"id":${i},"name":"${"x".repeat(1000)}"}`;
+      const sizes: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const body = i === 3 ? big(i).replace('"}', `${"y".repeat(5000)}"}`) : big(i);
+        sizes.push(Buffer.byteLength(body));
+        await store.inbox.record({ webhookId: `msg_b${i}`, body });
+      }
+      const pages: string[][] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await store.inbox.list({ limit: 100, maxBytes: 2500, cursor });
+        const bytes = page.items.reduce((n, e) => n + e.body.byteLength, 0);
+        // At most maxBytes, unless one event alone is larger (a page always holds one).
+        if (page.items.length > 1) expect(bytes).toBeLessThanOrEqual(2500);
+        pages.push(page.items.map((e) => e.webhookId));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(pages.flat()).toEqual(["msg_b6", "msg_b5", "msg_b4", "msg_b3", "msg_b2", "msg_b1", "msg_b0"]);
+      // Two ~1 KB bodies fit in 2,500 bytes; the 6 KB one is a page of its own.
+      expect(pages).toEqual([["msg_b6", "msg_b5"], ["msg_b4"], ["msg_b3"], ["msg_b2", "msg_b1"], ["msg_b0"]]);
+      expect((await store.inbox.list({ limit: 3, maxBytes: 1_000_000 })).items).toHaveLength(3);
+      await expect(store.inbox.list({ maxBytes: 0 })).rejects.toMatchObject({ code: "invalid_argument" });
+    });
+
     it("streams events as they are committed, in commit order, and resumes after a seq", async () => {
       const store = await backend().open();
       const old = await store.inbox.record({ webhookId: "msg_old", body: "{}" });

@@ -130,6 +130,28 @@ export function subscriptionConformance(backend: () => TestBackend): void {
       expect((await store.subscriptions.list()).map((sub) => sub.eventTypes)).toEqual([["newPlant"], null]);
     });
 
+    it("delete removes its pending deliveries; the outcome of one leased at that moment is refused, not recorded", async () => {
+      const store = await backend().open();
+      const gone = await store.subscriptions.create({ url: "https://gone.example/hook", token: "psk_g" });
+      const kept = await store.subscriptions.create({ url: "https://kept.example/hook", token: "psk_k" });
+      await store.outbox.publish({ id: 1, name: "Fern" });
+      await store.outbox.publish({ id: 2, name: "Moss" });
+      const leased = (await store.outbox.claim(10, { leaseMs: 60_000, workerId: "w" })).find(
+        (d) => d.subscription.id === gone.id,
+      );
+      expect(leased).toBeDefined();
+      expect(await store.subscriptions.delete(gone.id)).toBe(true);
+      expect((await store.outbox.listDeliveries({ subscriptionId: gone.id })).items).toEqual([]);
+      expect((await store.outbox.listDeliveries({ subscriptionId: kept.id })).items).toHaveLength(2);
+      await expect(
+        store.outbox.complete(leased!, { attempt: { status: 200, latencyMs: 1 } }),
+      ).rejects.toMatchObject({
+        code: "lease_lost",
+      });
+      // Messages stay: they belong to every subscription, and the kept one still delivers them.
+      expect(await store.outbox.getMessage(leased!.message.id)).not.toBeNull();
+    });
+
     it("validates urls and credentials without echoing them", async () => {
       const store = await backend().open();
       await expect(

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { track } from "../../../../test-support/processes.js";
 
 const register = fileURLToPath(new URL("./register-ts.mjs", import.meta.url));
 
@@ -8,16 +9,18 @@ const register = fileURLToPath(new URL("./register-ts.mjs", import.meta.url));
  * sources through the ts-hooks loader; `lines` collects each complete stdout line.
  */
 export function spawnChild(script: string, args: string[]) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      "--conditions=@plant-store/source",
-      "--import",
-      register,
-      fileURLToPath(new URL(script, import.meta.url)),
-      ...args,
-    ],
-    { stdio: ["pipe", "pipe", "pipe"] },
+  const child: ChildProcess = track(
+    spawn(
+      process.execPath,
+      [
+        "--conditions=@plant-store/source",
+        "--import",
+        register,
+        fileURLToPath(new URL(script, import.meta.url)),
+        ...args,
+      ],
+      { stdio: ["pipe", "pipe", "pipe"] },
+    ),
   );
   const lines: string[] = [];
   let partial = "";
