@@ -62,9 +62,22 @@ describe("the CLI follows the catalog: every command works for any webhook of th
   it("send --event reaches a receiver started on the same document; a bad payload gets its 422", async () => {
     const token = createToken();
     const secret = createSecret();
+    const admin = createToken();
     const receiver = await background(
       RECEIVER_BIN,
-      ["--port", "0", "--token", token, "--secret", secret, "--db", ":memory:", ...SPEC],
+      [
+        "--port",
+        "0",
+        "--token",
+        token,
+        "--secret",
+        secret,
+        "--admin-token",
+        admin,
+        "--db",
+        ":memory:",
+        ...SPEC,
+      ],
       (out) => listeningUrl(out),
     );
     running.push(receiver);
@@ -115,6 +128,20 @@ describe("the CLI follows the catalog: every command works for any webhook of th
     const answer = JSON.parse(refused.stdout) as { status: number; body: string };
     expect(answer.status).toBe(422);
     expect(answer.body).toMatch(/At \/counts\/0: .*int32/);
+    // The inbox keeps each event's type; /events?type= lists one type, the int64 exact as sent.
+    const listed = async (type: string) => {
+      const res = await fetch(`${base}/events?type=${type}`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      expect(res.status).toBe(200);
+      return (await res.text()) as string;
+    };
+    const soldPage = await listed("plantSold");
+    expect(soldPage).toContain('"type":"plantSold"');
+    expect(soldPage).toContain('"plantId":9007199254740993');
+    expect(soldPage).not.toContain("inventoryChanged");
+    expect(JSON.parse(await listed("inventoryChanged")).data).toHaveLength(1);
+    expect(JSON.parse(await listed("newPlant")).data).toEqual([]);
   }, 120_000);
 
   it("listen keeps what it received, retries a failed forward with backoff, and replay sends it again", async () => {

@@ -81,8 +81,11 @@ export function createAdminApi(options: {
       return send(res, errorResponse(400, `limit must be a whole number from 1 to ${PAGE_SIZE.max}.`));
     }
     try {
+      // `type`: only events of that type (an operationId of the contract); the store refuses a malformed one (400).
+      const type = query.get("type");
       const page = await store.inbox.list({
         ...(limit !== undefined && { limit }),
+        ...(type !== null && { type }),
         cursor: query.get("cursor"),
         maxBytes: pageMaxBytes,
       });
@@ -187,6 +190,7 @@ function eventJson(event: InboxEvent): string {
     .replace(/\r\n|\r|\n/g, " ");
   const meta = JSON.stringify({
     seq: event.seq,
+    type: event.eventType,
     webhookId: event.webhookId,
     receivedAt: event.receivedAt.toISOString(),
     processedAt: event.processedAt?.toISOString() ?? null,

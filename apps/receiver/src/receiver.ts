@@ -108,7 +108,12 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     // Without a webhook-id (only possible when no secret is configured) nothing can be deduplicated:
     // the event is stored under an id of our own, `rcv_…`, sortable like the sender's message ids.
     const webhookId = event.id ?? `rcv_${createMessageId().slice(4)}`;
-    const result = await store.inbox.record({ webhookId, body: event.body, headers: event.headers });
+    const result = await store.inbox.record({
+      webhookId,
+      eventType: event.type,
+      body: event.body,
+      headers: event.headers,
+    });
     return { duplicate: result.duplicate };
   };
   const pipelineLogger = logger && {
