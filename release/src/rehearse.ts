@@ -249,7 +249,7 @@ export class Rehearsal {
     }
   }
 
-  /** The environment of every npm/pnpm/changeset call: only our scope maps to the throwaway registry. */
+  /** The environment of every npm/pnpm/changeset call: only our scope maps to the throwaway registry (as `npm_config_@plant-store:registry`, which changesets reads for `npm info`). */
   private env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     return {
       ...process.env,
@@ -258,8 +258,10 @@ export class Rehearsal {
       npm_config_update_notifier: "false",
       npm_config_fund: "false",
       npm_config_audit: "false",
-      NPM_TOKEN: this.registry.token,
-      NODE_AUTH_TOKEN: this.registry.token,
+      // No real credential reaches the rehearsal: the throwaway registry's token is in the copy's .npmrc only
+      // (setup-node's .npmrc would otherwise send NODE_AUTH_TOKEN to the real registry).
+      NPM_TOKEN: "",
+      NODE_AUTH_TOKEN: "",
       TURBO_TELEMETRY_DISABLED: "1",
       DO_NOT_TRACK: "1",
       NO_COLOR: "1",
