@@ -66,20 +66,26 @@ class CommandError extends Error {}
 
 interface Exec {
   cwd: string;
+  /** Kills the command when aborted: the rehearsal's cleanup aborts whatever still runs. */
+  signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   timeout?: number;
   /** Return stdout only (JSON answers); by default stdout and stderr. */
   stdout?: boolean;
 }
 
+/** The running rehearsal's signal: its cleanup aborts the commands it started (one rehearsal at a time). */
+let current: AbortSignal | undefined;
+
 async function exec(
   cmd: string,
   args: string[],
-  { cwd, env, timeout = 600_000, stdout: only }: Exec,
+  { cwd, env, timeout = 600_000, stdout: only, signal = current }: Exec,
 ): Promise<string> {
   try {
     const { stdout, stderr } = await execFileAsync(cmd, args, {
       cwd,
+      ...(signal ? { signal } : {}),
       env: env ?? process.env,
       timeout,
       maxBuffer: 64 * 1024 * 1024,
@@ -191,6 +197,7 @@ export class Rehearsal {
   /** Every temporary directory this rehearsal created (removed by {@link Rehearsal.cleanup}). */
   readonly temporary: string[] = [];
   private readonly started = Date.now();
+  private readonly abort = new AbortController();
   private readonly published: Record<string, string[]> = {};
   private registry!: Registry;
   private copy!: string;
@@ -205,13 +212,16 @@ export class Rehearsal {
 
   /** The throwaway registry's URL, once it started. */
   get registryUrl(): string | undefined {
-    return this.registry?.url;
+    return (this.registry as Registry | undefined)?.url;
   }
 
   /** Stops every process this rehearsal started and removes its temporary directories (idempotent). */
   async cleanup(): Promise<void> {
+    this.abort.abort();
     for (const child of this.children) this.killGroup(child, "SIGKILL");
     this.children.clear();
+    // Processes first (the registry), then the directories, however long removing them takes.
+    await (this.registry as Registry | undefined)?.stop();
     while (this.cleanups.length > 0) {
       const next = this.cleanups.pop() as () => Promise<void> | void;
       try {
@@ -253,6 +263,9 @@ export class Rehearsal {
   private env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     return {
       ...process.env,
+      // The copy's own tools first (its pinned pnpm: changesets publishes with `pnpm publish`), as `pnpm release`
+      // has them.
+      PATH: `${join(this.copy ?? this.root, "node_modules", ".bin")}:${process.env.PATH}`,
       [`npm_config_${SCOPE}:registry`]: this.registry.url,
       npm_config_cache: this.npmCache,
       npm_config_update_notifier: "false",
@@ -270,6 +283,7 @@ export class Rehearsal {
   }
 
   async run(): Promise<RehearsalResult> {
+    current = this.abort.signal;
     this.log(`release rehearsal (${this.quick ? "quick" : "full"}) against a throwaway registry`);
     this.registry = await this.step(
       "start Verdaccio (release/rehearsal, pinned) on loopback with its storage in a temporary directory",
@@ -297,11 +311,6 @@ export class Rehearsal {
     const consumer = await this.installConsumer();
     await this.checkConsumer(consumer, "release 1");
     if (this.quick) return this.finish();
-
-    // The CLI and the receiver first (the bins users install alone most), then every other package.
-    for (const name of new Set([`${SCOPE}/cli`, `${SCOPE}/receiver`, ...this.packageNames()])) {
-      await this.installAlone(name);
-    }
 
     // Release 2: an additive contract change. Under ^1.x that is a minor; under ^0.y a minor is breaking, so
     // for a 0.x contract the compatible release is a patch (changesets and npm agree on that rule).
@@ -413,6 +422,11 @@ export class Rehearsal {
         throw new Error(`npm update moved ${SCOPE}/spec to ${after[`${SCOPE}/spec`]}`);
       }
     });
+
+    // Each package alone, from `latest`: the CLI and the receiver first (the bins users install most).
+    for (const name of new Set([`${SCOPE}/cli`, `${SCOPE}/receiver`, ...this.packageNames()])) {
+      await this.installAlone(name);
+    }
     return this.finish();
   }
 
@@ -720,15 +734,14 @@ export class Rehearsal {
     await this.checkBins(dir, label, true);
   }
 
-  private async checkCli(dir: string, label: string) {
+  private async checkCli(dir: string, label: string, expected = this.version(`${SCOPE}/cli`)) {
     const cli = `${SCOPE}/cli`;
     await this.step(
       `${label}: npx plant-store --version prints the published version`,
       "check the CLI's bin entry and that dist/bin.js starts with a shebang",
       async () => {
         const out = (await this.npmExec(dir, ["plant-store", "--version"])).trim();
-        if (out !== this.version(cli))
-          throw new Error(`printed ${JSON.stringify(out)}, expected ${this.version(cli)}`);
+        if (out !== expected) throw new Error(`printed ${JSON.stringify(out)}, expected ${expected}`);
       },
       cli,
     );
@@ -871,11 +884,13 @@ export class Rehearsal {
     const dir = join(this.temp("alone"), "app");
     const manifest = publishablePackages(this.copy).find((p) => p.manifest.name === name)
       ?.manifest as Manifest;
+    // By range from `latest` (the copy may hold a prerelease by now).
+    const latest = (await this.view(name))["dist-tags"].latest as string;
     await this.step(
-      `${name} alone: npm install ${name}@^${manifest.version} in an empty project, then npm ls`,
+      `${name} alone: npm install ${name}@^${latest} in an empty project, then npm ls`,
       `declare every package ${name} needs in its dependencies (workspace:^ for ours)`,
       async () => {
-        this.consumerProject(dir, { [name]: `^${manifest.version}` }, false);
+        this.consumerProject(dir, { [name]: `^${latest}` }, false);
         await this.npmInstall(dir);
         await exec("npm", ["ls", "--all"], { cwd: dir, env: this.env(), timeout: 60_000 });
       },
@@ -887,7 +902,7 @@ export class Rehearsal {
       async () => {
         cpSync(join(CONSUMER_FIXTURES, "smoke.mjs"), join(dir, "smoke.mjs"));
         await exec(process.execPath, ["smoke.mjs", JSON.stringify([name])], { cwd: dir, env: this.env() });
-        if (name === `${SCOPE}/cli`) await this.checkCli(dir, `${name} alone`);
+        if (name === `${SCOPE}/cli`) await this.checkCli(dir, `${name} alone`, latest);
         if (name === `${SCOPE}/receiver` || name === `${SCOPE}/sender`) {
           const bin = Object.keys(manifest.bin ?? {})[0] as string;
           const token = JSON.parse(await this.npmExecIn(dir, false, ["token", "create", "--json"])) as {
