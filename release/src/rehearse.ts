@@ -436,11 +436,13 @@ export class Rehearsal {
       "npm view: every published version and dist-tag",
       "see the step above for the package whose versions are missing",
       async () => {
-        for (const name of this.packageNames()) {
-          const view = await this.view(name);
+        const names = this.packageNames();
+        const views = await Promise.all(names.map((name) => this.view(name)));
+        names.forEach((name, i) => {
+          const view = views[i] as Awaited<ReturnType<Rehearsal["view"]>>;
           distTags[name] = view["dist-tags"];
           this.log(`  ${name}: ${view.versions.join(", ")}  ${JSON.stringify(view["dist-tags"])}`);
-        }
+        });
       },
     );
     const seconds = (Date.now() - this.started) / 1000;
@@ -491,6 +493,20 @@ export class Rehearsal {
 
   private async git(args: string[]) {
     return exec("git", [...GIT, ...args], { cwd: this.copy });
+  }
+
+  /** The registry's document for a package, read over HTTP (npm's own start-up costs seconds per call). */
+  private async packument(
+    name: string,
+  ): Promise<{ versions: string[]; "dist-tags": Record<string, string> }> {
+    const response = await fetch(`${this.registry.url}${name.replace("/", "%2f")}`);
+    if (response.status === 404) return { versions: [], "dist-tags": {} };
+    if (!response.ok) throw new Error(`the registry answered ${response.status} for ${name}`);
+    const body = (await response.json()) as {
+      versions: Record<string, unknown>;
+      "dist-tags": Record<string, string>;
+    };
+    return { versions: Object.keys(body.versions), "dist-tags": body["dist-tags"] };
   }
 
   private async view(name: string): Promise<{ versions: string[]; "dist-tags": Record<string, string> }> {
@@ -636,7 +652,7 @@ export class Rehearsal {
           (name) => !this.published[name]?.includes(versions[name] as string),
         );
         for (const name of fresh) {
-          const view = await this.view(name);
+          const view = await this.packument(name);
           if (!view.versions.includes(versions[name] as string)) {
             throw new RehearsalError(
               `release ${n}: publish`,
@@ -885,7 +901,7 @@ export class Rehearsal {
     const manifest = publishablePackages(this.copy).find((p) => p.manifest.name === name)
       ?.manifest as Manifest;
     // By range from `latest` (the copy may hold a prerelease by now).
-    const latest = (await this.view(name))["dist-tags"].latest as string;
+    const latest = (await this.packument(name))["dist-tags"].latest as string;
     await this.step(
       `${name} alone: npm install ${name}@^${latest} in an empty project, then npm ls`,
       `declare every package ${name} needs in its dependencies (workspace:^ for ours)`,
