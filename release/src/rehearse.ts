@@ -380,6 +380,15 @@ export class Rehearsal {
           `npm update moved ${SCOPE}/spec from ${specCompatible} to ${after[`${SCOPE}/spec`]}: ^${specCompatible} must not take ${specMajor}`,
         );
       }
+      // Dependents released as patches carry the new contract to ^ consumers: say so (the bump policy decides).
+      for (const name of this.packageNames()) {
+        const nested = join(consumer, "node_modules", name, "node_modules", SCOPE, "spec", "package.json");
+        if (existsSync(nested)) {
+          this.log(
+            `  note: ${name}@${after[name]} (inside its ^ range) depends on ${SCOPE}/spec@${readJson<Manifest>(nested).version}: its users get the new contract through npm update`,
+          );
+        }
+      }
     });
     await this.step(
       `npm view: ${SCOPE}/spec has the three releases and latest is the new major`,
