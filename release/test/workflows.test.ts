@@ -30,3 +30,16 @@ it("the release workflow publishes through changesets with provenance", () => {
   expect(action?.with?.publish).toBe("pnpm release");
   expect(action?.with?.version).toBe("pnpm version-packages");
 });
+
+it("the release workflow rehearses the whole release against a throwaway registry before publishing", () => {
+  const steps = Object.values(workflow("release.yml").jobs).flatMap((job) => job.steps);
+  const rehearsal = steps.findIndex((step) => step.run === "pnpm release:rehearse");
+  const publish = steps.findIndex((step) => step.uses?.startsWith("changesets/action@"));
+  expect(rehearsal).toBeGreaterThan(-1);
+  expect(rehearsal).toBeLessThan(publish);
+  const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  expect(manifest.scripts["release:rehearse"]).toMatch(/rehearse-cli\.js$/);
+  expect(readme).toMatch(/## Releasing\n(?:.*\n)*?.*pnpm release:rehearse/);
+});

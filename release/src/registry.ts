@@ -1,0 +1,189 @@
+import { execFile, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { CACHE } from "./node-versions.js";
+import { ROOT } from "./workspace.js";
+
+const run = promisify(execFile);
+
+/** The tool directory: Verdaccio pinned with its own npm lockfile, outside the pnpm workspace. */
+export const REGISTRY_TOOL = join(ROOT, "release", "rehearsal");
+const TOOL_FILES = ["package.json", "package-lock.json", "serve.mjs"] as const;
+
+/** The scope that the throwaway registry keeps to itself; every other name is proxied to the real registry. */
+export const SCOPE = "@plant-store";
+
+/** A running throwaway registry. */
+export interface Registry {
+  /** `http://127.0.0.1:<port>/` */
+  url: string;
+  /** A token of the registry's one user, who may publish {@link SCOPE}. */
+  token: string;
+  /** The `.npmrc` lines that map only {@link SCOPE} to this registry, with the token. */
+  npmrc: string;
+  /** Where Verdaccio keeps the published packages (inside a temporary directory that `stop` removes). */
+  storage: string;
+  /** What Verdaccio printed, for error messages. */
+  log(): string;
+  /** Stops Verdaccio (its whole process group) and removes its temporary directory; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Installs the pinned Verdaccio once (with npm, from `release/rehearsal/package-lock.json`) into the release
+ * cache, keyed by the tool files' hash; returns the directory holding `serve.mjs` and its node_modules.
+ *
+ * @example
+ * ```ts
+ * const dir = await installRegistryTool(); // "~/.cache/plant-store-release/registry/3f2a…"
+ * ```
+ */
+export async function installRegistryTool(): Promise<string> {
+  const hash = createHash("sha256");
+  for (const file of TOOL_FILES) hash.update(readFileSync(join(REGISTRY_TOOL, file)));
+  const dir = join(CACHE, "registry", hash.digest("hex").slice(0, 16));
+  if (existsSync(join(dir, "node_modules", "verdaccio", "package.json"))) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const file of TOOL_FILES) copyFileSync(join(REGISTRY_TOOL, file), join(dir, file));
+  try {
+    await run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
+      cwd: dir,
+      timeout: 300_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return dir;
+}
+
+/** The registry the machine's npm uses (a mirror where one is configured): Verdaccio's uplink. */
+async function upstreamRegistry(): Promise<string> {
+  const { stdout } = await run("npm", ["config", "get", "registry"], { cwd: tmpdir() });
+  const url = stdout.trim() || "https://registry.npmjs.org/";
+  return url.endsWith("/") ? url : `${url}/`;
+}
+
+/**
+ * Starts Verdaccio on a free loopback port with its storage in a new temporary directory: {@link SCOPE} is
+ * local only (never proxied, so nothing real can shadow or receive it), every other package is proxied to the
+ * real registry. Creates one user and returns its token.
+ *
+ * @example
+ * ```ts
+ * const registry = await startRegistry();
+ * try { … } finally { await registry.stop(); }
+ * ```
+ */
+export async function startRegistry(): Promise<Registry> {
+  const tool = await installRegistryTool();
+  const home = mkdtempSync(join(tmpdir(), "plant-store-registry-"));
+  const storage = join(home, "storage");
+  const config = join(home, "config.yaml");
+  writeFileSync(
+    config,
+    [
+      `storage: ${JSON.stringify(storage)}`,
+      "auth:",
+      "  htpasswd:",
+      `    file: ${JSON.stringify(join(home, "htpasswd"))}`,
+      "    max_users: 1",
+      "uplinks:",
+      "  upstream:",
+      `    url: ${JSON.stringify(await upstreamRegistry())}`,
+      "    timeout: 60s",
+      "packages:",
+      `  "${SCOPE}/*":`,
+      "    access: $all",
+      "    publish: $authenticated",
+      "    unpublish: $authenticated",
+      '  "**":',
+      "    access: $all",
+      "    proxy: upstream",
+      "log: { type: stdout, format: json, level: warn }",
+      "",
+    ].join("\n"),
+  );
+  // Its own process group, so that stop() ends Verdaccio and anything it started, whatever happens here.
+  const child = spawn(process.execPath, [join(tool, "serve.mjs"), config], {
+    cwd: home,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {}
+      const killer = setTimeout(() => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        } catch {}
+      }, 5_000);
+      await exited;
+      clearTimeout(killer);
+    }
+    rmSync(home, { recursive: true, force: true });
+  };
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("Verdaccio did not listen within 60 s")), 60_000);
+      const check = () => {
+        const line = output.split("\n").find((l) => l.startsWith('{"port":'));
+        if (!line) return;
+        clearTimeout(timer);
+        resolve((JSON.parse(line) as { port: number }).port);
+      };
+      child.stdout?.on("data", check);
+      void exited.then(() => {
+        clearTimeout(timer);
+        reject(new Error(`Verdaccio exited before listening (code ${child.exitCode})`));
+      });
+    });
+    const url = `http://127.0.0.1:${port}/`;
+    const password = createHash("sha256").update(`${home}${Date.now()}`).digest("hex");
+    const response = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "rehearsal", password }),
+    });
+    const body = (await response.json()) as { token?: string; error?: string };
+    if (!response.ok || !body.token) {
+      throw new Error(
+        `Verdaccio refused to create the rehearsal user: ${response.status} ${body.error ?? ""}`,
+      );
+    }
+    const authority = url.replace(/^http:/, "");
+    return {
+      url,
+      token: body.token,
+      npmrc: `${SCOPE}:registry=${url}\n${authority}:_authToken=${body.token}\n`,
+      storage,
+      log: () => output,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n${output.slice(-4000)}`, { cause: error });
+  }
+}

@@ -1,0 +1,976 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { promisify } from "node:util";
+import { CACHE } from "./node-versions.js";
+import { type Registry, SCOPE, startRegistry } from "./registry.js";
+import { copyWorkspace, type Manifest, publishablePackages, ROOT } from "./workspace.js";
+
+const execFileAsync = promisify(execFile);
+
+/** What a rehearsal covers. */
+export interface RehearsalOptions {
+  /**
+   * One release and one consumer of every package (≈1–2 min with warm caches; what `npm test` runs). Reuses the
+   * working tree's build (turbo built it before the release tests) and a cached consumer project, so that
+   * better-sqlite3 compiles once. The full rehearsal builds on the copy and adds the release history, the
+   * prerelease channel and one consumer per package.
+   */
+  quick?: boolean;
+  /** Where progress lines go (default: stdout). */
+  log?: (line: string) => void;
+  /** The repository to rehearse (default: this one); it must be a git checkout. */
+  root?: string;
+}
+
+/** What a rehearsal published, for the caller (and the tests) to check. */
+export interface RehearsalResult {
+  /** Package name → every version published, in order. */
+  published: Record<string, string[]>;
+  /** Package name → dist-tags as the registry reported them at the end. */
+  distTags: Record<string, Record<string, string>>;
+  seconds: number;
+  /** The registry's URL and the temporary directories it used: all gone once {@link rehearse} returns. */
+  registry: string;
+  temporary: string[];
+}
+
+/** A failed rehearsal: which step, which package, what to do. Its message says all three. */
+export class RehearsalError extends Error {
+  constructor(
+    readonly step: string,
+    readonly pkg: string | undefined,
+    readonly hint: string,
+    detail: string,
+  ) {
+    super(
+      `release rehearsal failed at step "${step}"${pkg ? ` for ${pkg}` : ""}\n  what to do: ${hint}\n\n${detail}`,
+    );
+    this.name = "RehearsalError";
+  }
+}
+
+/** A command that failed: its command line, exit code and the tail of what it printed. */
+class CommandError extends Error {}
+
+interface Exec {
+  cwd: string;
+  /** Kills the command when aborted: the rehearsal's cleanup aborts whatever still runs. */
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+  timeout?: number;
+  /** Return stdout only (JSON answers); by default stdout and stderr. */
+  stdout?: boolean;
+}
+
+/** The running rehearsal's signal: its cleanup aborts the commands it started (one rehearsal at a time). */
+let current: AbortSignal | undefined;
+
+async function exec(
+  cmd: string,
+  args: string[],
+  { cwd, env, timeout = 600_000, stdout: only, signal = current }: Exec,
+): Promise<string> {
+  try {
+    const { stdout, stderr } = await execFileAsync(cmd, args, {
+      cwd,
+      ...(signal ? { signal } : {}),
+      env: env ?? process.env,
+      timeout,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return only ? stdout : `${stdout}${stderr}`;
+  } catch (error) {
+    const e = error as { code?: number | string; stdout?: string; stderr?: string; killed?: boolean };
+    const output = `${e.stdout ?? ""}${e.stderr ?? ""}`.trim().split("\n").slice(-60).join("\n");
+    throw new CommandError(
+      `\`${cmd} ${args.join(" ")}\` in ${cwd} ${e.killed ? `timed out after ${timeout / 1000} s` : `exited with ${e.code}`}:\n${output}`,
+    );
+  }
+}
+
+/** Package names of a built file's bare imports (static, dynamic, re-exports); comments are not code. */
+function importedPackages(source: string): Set<string> {
+  const found = new Set<string>();
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"'./#][^"']*)["']/gm;
+  for (const match of code.matchAll(pattern)) {
+    const specifier = match[1] as string;
+    if (specifier.startsWith("node:")) continue; // `#…` (package imports) are excluded by the pattern
+    const parts = specifier.split("/");
+    found.add(specifier.startsWith("@") ? `${parts[0]}/${parts[1]}` : (parts[0] as string));
+  }
+  return found;
+}
+
+function jsFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((d) => d.isFile() && d.name.endsWith(".js"))
+    .map((d) => join(d.parentPath, d.name));
+}
+
+/**
+ * Every bare import of a package's built JavaScript that its manifest does not declare (dependencies, peer or
+ * optional dependencies): what fails for a user who installs the package from a registry.
+ *
+ * @example
+ * ```ts
+ * undeclaredImports("/repo/apps/receiver", manifest); // [{ file: "dist/log.js", imported: "pino" }]
+ * ```
+ */
+export function undeclaredImports(dir: string, manifest: Manifest): { file: string; imported: string }[] {
+  const declared = new Set([
+    manifest.name,
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+    ...Object.keys(
+      (manifest as { optionalDependencies?: Record<string, string> }).optionalDependencies ?? {},
+    ),
+  ]);
+  const builtins = new Set(builtinModules);
+  const missing: { file: string; imported: string }[] = [];
+  for (const file of jsFiles(join(dir, "dist"))) {
+    for (const imported of importedPackages(readFileSync(file, "utf8"))) {
+      if (!declared.has(imported) && !builtins.has(imported)) {
+        missing.push({ file: relative(dir, file), imported });
+      }
+    }
+  }
+  return missing;
+}
+
+function freshVersions(root: string): Record<string, string> {
+  return Object.fromEntries(publishablePackages(root).map((p) => [p.manifest.name, p.manifest.version]));
+}
+
+function readJson<T>(file: string): T {
+  return JSON.parse(readFileSync(file, "utf8")) as T;
+}
+
+function writeJson(file: string, value: unknown): void {
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+const CONSUMER_FIXTURES = join(ROOT, "release", "consumer");
+const GIT = ["-c", "user.name=rehearsal", "-c", "user.email=rehearsal@example.invalid"];
+
+/**
+ * Runs the release path end to end against a throwaway Verdaccio: `changeset version`, build,
+ * `changeset publish` (as .github/workflows/release.yml does) on a temporary copy of the repository, then
+ * scratch consumers outside the workspace install our packages by semver range from that registry and use
+ * them. Everything it started is stopped and every temporary directory removed however it ends; a failure is
+ * a {@link RehearsalError}.
+ *
+ * @example
+ * ```ts
+ * const { published, seconds } = await rehearse({ quick: true });
+ * ```
+ */
+export async function rehearse(options: RehearsalOptions = {}): Promise<RehearsalResult> {
+  const rehearsal = new Rehearsal(options);
+  try {
+    return await rehearsal.run();
+  } finally {
+    await rehearsal.cleanup();
+  }
+}
+
+/** One rehearsal's state; {@link rehearse} is the way to run it. Exported for the CLI's signal handler. */
+export class Rehearsal {
+  private readonly cleanups: (() => Promise<void> | void)[] = [];
+  private readonly children = new Set<ChildProcess>();
+  private readonly log: (line: string) => void;
+  private readonly quick: boolean;
+  private readonly root: string;
+  /** Every temporary directory this rehearsal created (removed by {@link Rehearsal.cleanup}). */
+  readonly temporary: string[] = [];
+  private readonly started = Date.now();
+  private readonly abort = new AbortController();
+  private readonly published: Record<string, string[]> = {};
+  private registry!: Registry;
+  private copy!: string;
+  private npmCache!: string;
+  private contractEdited = false;
+
+  constructor(options: RehearsalOptions) {
+    this.log = options.log ?? ((line) => process.stdout.write(`${line}\n`));
+    this.quick = options.quick ?? false;
+    this.root = options.root ?? ROOT;
+  }
+
+  /** The throwaway registry's URL, once it started. */
+  get registryUrl(): string | undefined {
+    return (this.registry as Registry | undefined)?.url;
+  }
+
+  /** Stops every process this rehearsal started and removes its temporary directories (idempotent). */
+  async cleanup(): Promise<void> {
+    this.abort.abort();
+    for (const child of this.children) this.killGroup(child, "SIGKILL");
+    this.children.clear();
+    // Processes first (the registry), then the directories, however long removing them takes.
+    await (this.registry as Registry | undefined)?.stop();
+    while (this.cleanups.length > 0) {
+      const next = this.cleanups.pop() as () => Promise<void> | void;
+      try {
+        await next();
+      } catch (error) {
+        this.log(`  cleanup: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  private killGroup(child: ChildProcess, signal: NodeJS.Signals) {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {}
+  }
+
+  private temp(prefix: string): string {
+    const dir = mkdtempSync(join(tmpdir(), `plant-store-${prefix}-`));
+    this.temporary.push(dir);
+    this.cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  }
+
+  private async step<T>(title: string, hint: string, fn: () => Promise<T> | T, pkg?: string): Promise<T> {
+    const t0 = Date.now();
+    this.log(`▸ ${title}`);
+    try {
+      const result = await fn();
+      this.log(`  ✓ ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      return result;
+    } catch (error) {
+      if (error instanceof RehearsalError) throw error;
+      throw new RehearsalError(title, pkg, hint, (error as Error).message);
+    }
+  }
+
+  /** The environment of every npm/pnpm/changeset call: only our scope maps to the throwaway registry (as `npm_config_@plant-store:registry`, which changesets reads for `npm info`). */
+  private env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    return {
+      ...process.env,
+      // The copy's own tools first (its pinned pnpm: changesets publishes with `pnpm publish`), as `pnpm release`
+      // has them.
+      PATH: `${join(this.copy ?? this.root, "node_modules", ".bin")}:${process.env.PATH}`,
+      [`npm_config_${SCOPE}:registry`]: this.registry.url,
+      npm_config_cache: this.npmCache,
+      npm_config_update_notifier: "false",
+      npm_config_fund: "false",
+      npm_config_audit: "false",
+      // No real credential reaches the rehearsal: the throwaway registry's token is in the copy's .npmrc only
+      // (setup-node's .npmrc would otherwise send NODE_AUTH_TOKEN to the real registry).
+      NPM_TOKEN: "",
+      NODE_AUTH_TOKEN: "",
+      TURBO_TELEMETRY_DISABLED: "1",
+      DO_NOT_TRACK: "1",
+      NO_COLOR: "1",
+      ...extra,
+    };
+  }
+
+  async run(): Promise<RehearsalResult> {
+    current = this.abort.signal;
+    this.log(`release rehearsal (${this.quick ? "quick" : "full"}) against a throwaway registry`);
+    this.registry = await this.step(
+      "start Verdaccio (release/rehearsal, pinned) on loopback with its storage in a temporary directory",
+      "check that the npm registry is reachable (Verdaccio installs once with npm into ~/.cache/plant-store-release/registry)",
+      async () => {
+        const registry = await startRegistry();
+        this.cleanups.push(() => registry.stop());
+        this.temporary.push(dirname(registry.storage));
+        this.log(`  ${registry.url} holds ${SCOPE}/* only; every other package comes from the real registry`);
+        return registry;
+      },
+    );
+    // npm's cache must not keep our scope's metadata between releases or runs: a private one per rehearsal.
+    this.npmCache = this.temp("npm-cache");
+    await this.prepareCopy();
+
+    await this.release(1, "the pending changesets (the next real release)", () => {
+      const pending = this.pendingChangesets();
+      this.log(
+        pending.length > 0
+          ? `  ${pending.length} pending changeset(s) in .changeset/`
+          : "  no pending changesets: the current versions are published as they are",
+      );
+    });
+    const consumer = await this.installConsumer();
+    await this.checkConsumer(consumer, "release 1");
+    if (this.quick) return this.finish();
+
+    // Release 2: an additive contract change. Under ^1.x that is a minor; under ^0.y a minor is breaking, so
+    // for a 0.x contract the compatible release is a patch (changesets and npm agree on that rule).
+    const specBefore = this.version(`${SCOPE}/spec`);
+    const compatible = Number(specBefore.split(".")[0]) >= 1 ? "minor" : "patch";
+    await this.release(
+      2,
+      `a compatible contract change (an optional field) with a ${compatible} changeset`,
+      () => {
+        if (compatible === "patch") {
+          this.log(
+            `  ${SCOPE}/spec is ${specBefore} (0.x): ^${specBefore} takes patches only, so this is a patch`,
+          );
+        }
+        this.editContract((yaml) =>
+          yaml.replace(
+            /(\n {4}Plant:\n(?:.*\n)*? {6}properties:\n)/,
+            "$1        color:\n          description: Colour of the plant (rehearsal field).\n          type: string\n",
+          ),
+        );
+        this.changeset(
+          "rehearsal-compatible",
+          { [`${SCOPE}/spec`]: compatible },
+          "New optional field `color`.",
+        );
+      },
+    );
+    await this.updateConsumer(consumer, "release 2", (before, after) => {
+      if (after[`${SCOPE}/spec`] === before[`${SCOPE}/spec`]) {
+        throw new Error(
+          `npm update kept ${SCOPE}/spec at ${before[`${SCOPE}/spec`]}; expected ${this.version(`${SCOPE}/spec`)}`,
+        );
+      }
+    });
+    await this.step(
+      "the consumer type-checks against the new contract types (uses the new optional field)",
+      `check that ${SCOPE}/spec's dist has the regenerated types (spec gen ran before build)`,
+      () => {
+        writeFileSync(
+          join(consumer, "color.ts"),
+          'import type { NewPlant } from "@plant-store/spec";\nexport const plant: NewPlant = { id: 1, name: "Fern", color: "green" };\n',
+        );
+        writeJson(join(consumer, "tsconfig.update.json"), {
+          extends: "./tsconfig.json",
+          files: ["consumer.ts", "color.ts"],
+        });
+        return this.npmExec(consumer, ["tsc", "-p", "tsconfig.update.json"]);
+      },
+      `${SCOPE}/spec`,
+    );
+
+    // Release 3: a breaking contract change (ids must be positive: a narrowed type) with a major changeset.
+    const specCompatible = this.version(`${SCOPE}/spec`);
+    await this.release(3, "a breaking contract change with a major changeset", () => {
+      this.editContract((yaml) =>
+        yaml.replace(
+          /(\n {12}id:\n {14}description: Identification number of the plant\.\n {14}type: integer\n {14}format: int64\n)/,
+          "$1              minimum: 1\n",
+        ),
+      );
+      this.changeset("rehearsal-breaking", { [`${SCOPE}/spec`]: "major" }, "BREAKING: ids must be positive.");
+    });
+    const specMajor = this.version(`${SCOPE}/spec`);
+    await this.updateConsumer(consumer, "release 3", (_before, after) => {
+      if (after[`${SCOPE}/spec`] !== specCompatible) {
+        throw new Error(
+          `npm update moved ${SCOPE}/spec from ${specCompatible} to ${after[`${SCOPE}/spec`]}: ^${specCompatible} must not take ${specMajor}`,
+        );
+      }
+      // Dependents released as patches carry the new contract to ^ consumers: say so (the bump policy decides).
+      for (const name of this.packageNames()) {
+        const nested = join(consumer, "node_modules", name, "node_modules", SCOPE, "spec", "package.json");
+        if (existsSync(nested)) {
+          this.log(
+            `  note: ${name}@${after[name]} (inside its ^ range) depends on ${SCOPE}/spec@${readJson<Manifest>(nested).version}: its users get the new contract through npm update`,
+          );
+        }
+      }
+    });
+    await this.step(
+      `npm view: ${SCOPE}/spec has the three releases and latest is the new major`,
+      "check `changeset publish` output above: each release must publish its version under `latest`",
+      async () => {
+        const view = await this.view(`${SCOPE}/spec`);
+        const expected = this.published[`${SCOPE}/spec`] ?? [];
+        this.log(`  versions ${view.versions.join(", ")}; dist-tags ${JSON.stringify(view["dist-tags"])}`);
+        for (const v of expected)
+          if (!view.versions.includes(v)) throw new Error(`${v} is not on the registry`);
+        if (new Set(expected).size < 3)
+          throw new Error(`expected three releases, published ${expected.join(", ")}`);
+        if (view["dist-tags"].latest !== specMajor)
+          throw new Error(`latest is ${view["dist-tags"].latest}, not ${specMajor}`);
+      },
+      `${SCOPE}/spec`,
+    );
+
+    // A prerelease channel: `changeset pre enter next` publishes under `next` and leaves `latest` alone.
+    await this.release(4, "a prerelease: `changeset pre enter next`", async () => {
+      await this.changesetCli(["pre", "enter", "next"]);
+      this.changeset("rehearsal-prerelease", { [`${SCOPE}/spec`]: "patch" }, "A prerelease fix.");
+    });
+    await this.step(
+      "npm view: the prerelease is under `next`, `latest` is unchanged, and `npm update` ignores it",
+      "publish prereleases only in pre mode (`changeset pre enter <tag>`), which publishes under that tag",
+      async () => {
+        const view = await this.view(`${SCOPE}/spec`);
+        const pre = this.version(`${SCOPE}/spec`);
+        this.log(`  dist-tags ${JSON.stringify(view["dist-tags"])}`);
+        if (!pre.includes("-next.")) throw new Error(`the prerelease version is ${pre}`);
+        if (view["dist-tags"].next !== pre) throw new Error(`next is ${view["dist-tags"].next}, not ${pre}`);
+        if (view["dist-tags"].latest !== specMajor)
+          throw new Error(`latest moved to ${view["dist-tags"].latest}`);
+      },
+      `${SCOPE}/spec`,
+    );
+    await this.updateConsumer(consumer, "the prerelease", (before, after) => {
+      if (after[`${SCOPE}/spec`] !== before[`${SCOPE}/spec`]) {
+        throw new Error(`npm update moved ${SCOPE}/spec to ${after[`${SCOPE}/spec`]}`);
+      }
+    });
+
+    // Each package alone, from `latest`: the CLI and the receiver first (the bins users install most).
+    for (const name of new Set([`${SCOPE}/cli`, `${SCOPE}/receiver`, ...this.packageNames()])) {
+      await this.installAlone(name);
+    }
+    return this.finish();
+  }
+
+  private async finish(): Promise<RehearsalResult> {
+    const distTags: Record<string, Record<string, string>> = {};
+    await this.step(
+      "npm view: every published version and dist-tag",
+      "see the step above for the package whose versions are missing",
+      async () => {
+        const names = this.packageNames();
+        const views = await Promise.all(names.map((name) => this.view(name)));
+        names.forEach((name, i) => {
+          const view = views[i] as Awaited<ReturnType<Rehearsal["view"]>>;
+          distTags[name] = view["dist-tags"];
+          this.log(`  ${name}: ${view.versions.join(", ")}  ${JSON.stringify(view["dist-tags"])}`);
+        });
+      },
+    );
+    const seconds = (Date.now() - this.started) / 1000;
+    this.log(`release rehearsal (${this.quick ? "quick" : "full"}) passed in ${seconds.toFixed(0)} s`);
+    return {
+      published: this.published,
+      distTags,
+      seconds,
+      registry: this.registry.url,
+      temporary: [...this.temporary],
+    };
+  }
+
+  private packageNames(): string[] {
+    return publishablePackages(this.copy).map((p) => p.manifest.name);
+  }
+
+  private version(name: string): string {
+    return freshVersions(this.copy)[name] as string;
+  }
+
+  private pendingChangesets(): string[] {
+    return readdirSync(join(this.copy, ".changeset")).filter((f) => f.endsWith(".md") && f !== "README.md");
+  }
+
+  private changeset(file: string, bumps: Record<string, string>, summary: string) {
+    const header = Object.entries(bumps)
+      .map(([name, bump]) => `"${name}": ${bump}`)
+      .join("\n");
+    writeFileSync(join(this.copy, ".changeset", `${file}.md`), `---\n${header}\n---\n\n${summary}\n`);
+  }
+
+  private editContract(edit: (yaml: string) => string) {
+    const file = join(this.copy, "spec", "openapi.yaml");
+    const before = readFileSync(file, "utf8");
+    const after = edit(before);
+    if (after === before) throw new Error("the rehearsal's contract edit did not apply to spec/openapi.yaml");
+    writeFileSync(file, after);
+    this.contractEdited = true;
+  }
+
+  private async changesetCli(args: string[]) {
+    return exec(join(this.copy, "node_modules", ".bin", "changeset"), args, {
+      cwd: this.copy,
+      env: this.env({ CI: "true" }),
+    });
+  }
+
+  private async git(args: string[]) {
+    return exec("git", [...GIT, ...args], { cwd: this.copy });
+  }
+
+  /** The registry's document for a package, read over HTTP (npm's own start-up costs seconds per call). */
+  private async packument(
+    name: string,
+  ): Promise<{ versions: string[]; "dist-tags": Record<string, string> }> {
+    const response = await fetch(`${this.registry.url}${name.replace("/", "%2f")}`);
+    if (response.status === 404) return { versions: [], "dist-tags": {} };
+    if (!response.ok) throw new Error(`the registry answered ${response.status} for ${name}`);
+    const body = (await response.json()) as {
+      versions: Record<string, unknown>;
+      "dist-tags": Record<string, string>;
+    };
+    return { versions: Object.keys(body.versions), "dist-tags": body["dist-tags"] };
+  }
+
+  private async view(name: string): Promise<{ versions: string[]; "dist-tags": Record<string, string> }> {
+    const out = await exec("npm", ["view", name, "versions", "dist-tags", "--json"], {
+      cwd: tmpdir(),
+      env: this.env({ npm_config_prefer_online: "true" }),
+      timeout: 60_000,
+      stdout: true,
+    });
+    const json = JSON.parse(out) as { versions: string[] | string; "dist-tags": Record<string, string> };
+    return { versions: ([] as string[]).concat(json.versions), "dist-tags": json["dist-tags"] };
+  }
+
+  private async prepareCopy() {
+    this.copy = await this.step(
+      "copy the repository to a temporary directory (tracked and new files; the working tree is not touched)",
+      "run the rehearsal from a git checkout of this repository",
+      async () => {
+        const copy = await copyWorkspace(this.root);
+        this.temporary.push(copy);
+        this.cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
+        this.log(`  ${copy}`);
+        return copy;
+      },
+    );
+    await this.step(
+      "prepare the copy: .npmrc for the throwaway registry, provenance off, git commit, pnpm install",
+      "run `pnpm install` in the repository first (the copy installs from pnpm's store, offline where it can)",
+      async () => {
+        writeFileSync(join(this.copy, ".npmrc"), this.registry.npmrc);
+        for (const { dir, manifest } of publishablePackages(this.copy)) {
+          const file = join(dir, "package.json");
+          const raw = readJson<Manifest>(file);
+          if (raw.publishConfig?.provenance) {
+            // npm applies publishConfig over env and .npmrc, so a manifest setting is the only switch.
+            raw.publishConfig.provenance = false;
+            writeJson(file, raw);
+          }
+          void manifest;
+        }
+        this.log(
+          "  provenance switched OFF in the copy's publishConfig: there is no CI identity (OIDC) here to sign it; release.yml publishes with provenance",
+        );
+        await exec("git", ["init", "-q", "-b", "main"], { cwd: this.copy });
+        await this.git(["add", "-A"]);
+        await this.git(["commit", "-qm", "rehearsal copy"]);
+        const pnpm = join(ROOT, "node_modules", ".bin", "pnpm");
+        await exec(pnpm, ["install", "--frozen-lockfile", "--prefer-offline", "--ignore-scripts"], {
+          cwd: this.copy,
+          env: this.env({ CI: "true" }),
+        });
+      },
+    );
+  }
+
+  /** One release on the copy: `prepare` writes its changesets, then version, commit, build, publish. */
+  private async release(n: number, what: string, prepare: () => Promise<void> | void) {
+    this.log(`— release ${n}: ${what}`);
+    const before = freshVersions(this.copy);
+    await this.step(`release ${n}: changesets`, "see the message above", prepare);
+    await this.step(
+      `release ${n}: changeset version`,
+      "fix the changeset files named in the output (`pnpm changeset status` shows what would be released)",
+      async () => {
+        if (this.contractEdited) {
+          // A contract edit regenerates the committed types, as a contributor would (`pnpm --filter … gen`).
+          await exec(process.execPath, [join("scripts", "generate.mjs")], { cwd: join(this.copy, "spec") });
+          this.contractEdited = false;
+        }
+        if (this.pendingChangesets().length > 0) await this.changesetCli(["version"]);
+        await this.git(["add", "-A"]);
+        await this.git(["commit", "-qm", `release ${n}`, "--allow-empty"]);
+        const after = freshVersions(this.copy);
+        const bumped = Object.keys(after).filter((name) => after[name] !== before[name]);
+        this.log(
+          `  ${bumped.length === 0 ? "no version changes" : bumped.map((name) => `${name} ${before[name]} → ${after[name]}`).join("\n  ")}`,
+        );
+      },
+    );
+    if (!this.quick) {
+      await this.step(
+        `release ${n}: turbo run build on the copy`,
+        "the failing package is named in turbo's output: build it in the repository (`pnpm --filter <package> build`)",
+        () =>
+          exec(
+            join(this.copy, "node_modules", ".bin", "turbo"),
+            ["run", "build", "--output-logs=errors-only"],
+            {
+              cwd: this.copy,
+              env: this.env({ CI: "true" }),
+            },
+          ),
+      );
+    } else {
+      await this.step(
+        `release ${n}: build (quick: the working tree's build, made by turbo before this suite)`,
+        "run `pnpm build` first (the quick rehearsal reuses the working tree's dist/)",
+        () => {
+          for (const { dir, manifest } of publishablePackages(this.root)) {
+            if (!existsSync(join(dir, "dist"))) throw new Error(`${manifest.name} has no dist/`);
+            cpSync(join(dir, "dist"), join(this.copy, relative(this.root, dir), "dist"), { recursive: true });
+          }
+        },
+      );
+    }
+    await this.step(
+      `release ${n}: every import of the built packages is a declared dependency`,
+      "add each package named below to that package's dependencies (`pnpm --filter <package> add <dependency>`)",
+      () => {
+        const problems = publishablePackages(this.copy).flatMap(({ dir, manifest }) =>
+          undeclaredImports(dir, manifest).map(
+            (m) => `${manifest.name} imports \`${m.imported}\` (${m.file}) but does not depend on it`,
+          ),
+        );
+        if (problems.length > 0) {
+          throw new RehearsalError(
+            `release ${n}: every import of the built packages is a declared dependency`,
+            problems[0]?.split(" ")[0],
+            "add each dependency named below to that package's dependencies (`pnpm --filter <package> add <dependency>`)",
+            [...new Set(problems)].join("\n"),
+          );
+        }
+      },
+    );
+    const publish = this.quick
+      ? [join(this.copy, "node_modules", ".bin", "changeset"), ["publish"]]
+      : ["npm", ["run", "release"]];
+    const output = await this.step(
+      `release ${n}: ${this.quick ? "changeset publish" : "pnpm release (turbo build + changeset publish, as release.yml)"} to the throwaway registry`,
+      "read the publish output above: a failed build names its package; a refused upload names the package and the registry's answer",
+      () =>
+        exec(publish[0] as string, publish[1] as string[], {
+          cwd: this.copy,
+          env: this.env({ CI: "true" }),
+        }),
+    );
+    await this.step(
+      `release ${n}: the registry serves every version this release published`,
+      "a package missing here was not published: see `changeset publish`'s output",
+      async () => {
+        const versions = freshVersions(this.copy);
+        const fresh = Object.keys(versions).filter(
+          (name) => !this.published[name]?.includes(versions[name] as string),
+        );
+        for (const name of fresh) {
+          const view = await this.packument(name);
+          if (!view.versions.includes(versions[name] as string)) {
+            throw new RehearsalError(
+              `release ${n}: publish`,
+              name,
+              "read `changeset publish`'s output below",
+              `${name}@${versions[name]} is not on the registry (it has ${view.versions.join(", ") || "nothing"})\n${output.slice(-3000)}`,
+            );
+          }
+          this.published[name] = [...(this.published[name] ?? []), versions[name] as string];
+          this.log(`  ${name}@${versions[name]}`);
+        }
+        if (fresh.length === 0) throw new Error("this release published nothing new");
+      },
+    );
+  }
+
+  /** A project outside the workspace, with `.npmrc` mapping only our scope to the throwaway registry. */
+  private consumerProject(dir: string, dependencies: Record<string, string>, dev: boolean) {
+    mkdirSync(dir, { recursive: true });
+    writeJson(join(dir, "package.json"), {
+      name: "plant-store-rehearsal-consumer",
+      private: true,
+      type: "module",
+      dependencies,
+      ...(dev ? { devDependencies: { typescript: "5.9.3", "@types/node": "20.19.43" } } : {}),
+    });
+    writeFileSync(join(dir, ".npmrc"), `${SCOPE}:registry=${this.registry.url}\n`);
+  }
+
+  private npmInstall(dir: string, args: string[] = []) {
+    return exec("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...args], {
+      cwd: dir,
+      env: this.env({ npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr" }),
+      timeout: 900_000,
+    });
+  }
+
+  private npmExec(dir: string, args: string[]) {
+    return exec("npx", ["--no-install", ...args], {
+      cwd: dir,
+      env: this.env(),
+      timeout: 120_000,
+      stdout: true,
+    });
+  }
+
+  private installed(dir: string): Record<string, string> {
+    return Object.fromEntries(
+      this.packageNames()
+        .filter((name) => existsSync(join(dir, "node_modules", name, "package.json")))
+        .map((name) => [name, readJson<Manifest>(join(dir, "node_modules", name, "package.json")).version]),
+    );
+  }
+
+  private async installConsumer(): Promise<string> {
+    // Quick: a cached project, so better-sqlite3 compiles once; our packages and the lockfile are removed first,
+    // so every one of them comes from this registry by range.
+    const dir = this.quick ? join(CACHE, "rehearsal-consumer") : join(this.temp("consumer"), "app");
+    const ranges = Object.fromEntries(Object.entries(freshVersions(this.copy)).map(([n, v]) => [n, `^${v}`]));
+    await this.step(
+      `consumer: npm install every public package by range (${Object.values(ranges)[0]} …) from the registry`,
+      "read npm's error: an unresolvable range names the dependent package; an ETARGET means the version was not published",
+      async () => {
+        rmSync(join(dir, "node_modules", SCOPE), { recursive: true, force: true });
+        rmSync(join(dir, "package-lock.json"), { force: true });
+        this.consumerProject(dir, ranges, true);
+        for (const file of ["consumer.ts", "tsconfig.json", "smoke.mjs"]) {
+          cpSync(join(CONSUMER_FIXTURES, file), join(dir, file));
+        }
+        this.log(`  ${dir}`);
+        await this.npmInstall(dir);
+        const installed = this.installed(dir);
+        for (const [name, version] of Object.entries(freshVersions(this.copy))) {
+          if (installed[name] !== version)
+            throw new Error(`${name}: installed ${installed[name]}, published ${version}`);
+        }
+      },
+    );
+    return dir;
+  }
+
+  private async checkConsumer(dir: string, label: string) {
+    const names = this.packageNames();
+    await this.step(
+      `${label}: tsc --noEmit of a strict consumer (contract types, core's sign/verify, store, adapters)`,
+      "the .d.ts files of the package named in tsc's error do not match what they export",
+      () => this.npmExec(dir, ["tsc", "-p", "tsconfig.json"]),
+    );
+    await this.step(
+      `${label}: import every public entry of every package; sign → verify; SQLite store`,
+      "the package named in the error is missing a file in `files` or a dependency",
+      () => exec(process.execPath, ["smoke.mjs", JSON.stringify(names)], { cwd: dir, env: this.env() }),
+    );
+    await this.checkCli(dir, label);
+    await this.checkBins(dir, label, true);
+  }
+
+  private async checkCli(dir: string, label: string, expected = this.version(`${SCOPE}/cli`)) {
+    const cli = `${SCOPE}/cli`;
+    await this.step(
+      `${label}: npx plant-store --version prints the published version`,
+      "check the CLI's bin entry and that dist/bin.js starts with a shebang",
+      async () => {
+        const out = (await this.npmExec(dir, ["plant-store", "--version"])).trim();
+        if (out !== expected) throw new Error(`printed ${JSON.stringify(out)}, expected ${expected}`);
+      },
+      cli,
+    );
+  }
+
+  /** Starts a bin of the consumer's node_modules with `--port 0` and waits for its "listening" log line. */
+  private async startBin(
+    dir: string,
+    bin: string,
+    args: string[],
+  ): Promise<{ url: string; stop(): Promise<number | null> }> {
+    const child = spawn(join(dir, "node_modules", ".bin", bin), ["--port", "0", ...args], {
+      cwd: dir,
+      env: this.env(),
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.children.add(child);
+    let output = "";
+    child.stdout?.on("data", (c) => (output += c));
+    child.stderr?.on("data", (c) => (output += c));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${bin} did not log "listening" within 30 s:\n${output}`)),
+        30_000,
+      );
+      const check = () => {
+        const match = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"listening"/.exec(output);
+        if (!match) return;
+        clearTimeout(timer);
+        resolve(match[1] as string);
+      };
+      child.stdout?.on("data", check);
+      child.stderr?.on("data", check);
+      void exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`${bin} exited with ${code} before listening:\n${output}`));
+      });
+    });
+    return {
+      url,
+      stop: async () => {
+        this.killGroup(child, "SIGTERM");
+        const code = await exited;
+        this.children.delete(child);
+        if (code !== 0) throw new Error(`${bin} exited with ${code} on SIGTERM:\n${output}`);
+        return code;
+      },
+    };
+  }
+
+  private async checkBins(dir: string, label: string, withCli: boolean) {
+    const token = JSON.parse(await this.npmExecIn(dir, withCli, ["token", "create", "--json"])) as {
+      token: string;
+    };
+    const admin = JSON.parse(await this.npmExecIn(dir, withCli, ["token", "create", "--json"])) as {
+      token: string;
+    };
+    const secret = JSON.parse(await this.npmExecIn(dir, withCli, ["secret", "create", "--json"])) as {
+      secret: string;
+    };
+    const receiverPkg = `${SCOPE}/receiver`;
+    const receiver = await this.step(
+      `${label}: plant-store-receiver starts and answers /healthz`,
+      "run the receiver bin by hand in a project that installed only it, and read its error",
+      async () => {
+        const app = await this.startBin(dir, "plant-store-receiver", [
+          "--token",
+          token.token,
+          "--admin-token",
+          admin.token,
+          "--secret",
+          secret.secret,
+          "--db",
+          ":memory:",
+          "--log-level",
+          "info",
+        ]);
+        const health = await fetch(`${app.url}/healthz`);
+        if (health.status !== 200) throw new Error(`/healthz answered ${health.status}`);
+        return app;
+      },
+      receiverPkg,
+    );
+    await this.step(
+      `${label}: plant-store-sender starts and answers /healthz`,
+      "run the sender bin by hand in a project that installed only it, and read its error",
+      async () => {
+        const app = await this.startBin(dir, "plant-store-sender", [
+          "--admin-token",
+          admin.token,
+          "--db",
+          ":memory:",
+        ]);
+        const health = await fetch(`${app.url}/healthz`);
+        if (health.status !== 200) throw new Error(`/healthz answered ${health.status}`);
+        await app.stop();
+      },
+      `${SCOPE}/sender`,
+    );
+    await this.step(
+      `${label}: one signed New Plant goes CLI → receiver and is stored`,
+      "run `npx plant-store send <receiver>/plant/webhook --token … --secret …` by hand and read both sides' errors",
+      async () => {
+        const sent = JSON.parse(
+          await this.npmExecIn(dir, withCli, [
+            "send",
+            `${receiver.url}/plant/webhook`,
+            "--token",
+            token.token,
+            "--secret",
+            secret.secret,
+            "--name",
+            "Rehearsal Fern",
+            "--json",
+          ]),
+        ) as { status: number };
+        if (sent.status !== 200) throw new Error(`the receiver answered ${sent.status}`);
+        const events = (await (
+          await fetch(`${receiver.url}/events`, { headers: { authorization: `Bearer ${admin.token}` } })
+        ).json()) as { data: { body?: unknown }[] };
+        if (events.data.length !== 1)
+          throw new Error(`the receiver holds ${events.data.length} events, not 1`);
+        await receiver.stop();
+      },
+      `${SCOPE}/cli`,
+    );
+  }
+
+  /** `plant-store …` from the consumer (the CLI installed there) or from the copy's CLI (receiver-only consumers). */
+  private npmExecIn(dir: string, withCli: boolean, args: string[]) {
+    return withCli
+      ? this.npmExec(dir, ["plant-store", ...args])
+      : exec(process.execPath, [join(this.copy, "apps", "cli", "dist", "bin.js"), ...args], { cwd: dir });
+  }
+
+  /** A fresh project that installs only `name` by range: its dependency tree alone must work. */
+  private async installAlone(name: string) {
+    const dir = join(this.temp("alone"), "app");
+    const manifest = publishablePackages(this.copy).find((p) => p.manifest.name === name)
+      ?.manifest as Manifest;
+    // By range from `latest` (the copy may hold a prerelease by now).
+    const latest = (await this.packument(name))["dist-tags"].latest as string;
+    await this.step(
+      `${name} alone: npm install ${name}@^${latest} in an empty project, then npm ls`,
+      `declare every package ${name} needs in its dependencies (workspace:^ for ours)`,
+      async () => {
+        this.consumerProject(dir, { [name]: `^${latest}` }, false);
+        await this.npmInstall(dir);
+        await exec("npm", ["ls", "--all"], { cwd: dir, env: this.env(), timeout: 60_000 });
+      },
+      name,
+    );
+    await this.step(
+      `${name} alone: imports every public entry${manifest.bin ? ", bins start" : ""}`,
+      `the file or dependency named in the error is missing from ${name}'s published package`,
+      async () => {
+        cpSync(join(CONSUMER_FIXTURES, "smoke.mjs"), join(dir, "smoke.mjs"));
+        await exec(process.execPath, ["smoke.mjs", JSON.stringify([name])], { cwd: dir, env: this.env() });
+        if (name === `${SCOPE}/cli`) await this.checkCli(dir, `${name} alone`, latest);
+        if (name === `${SCOPE}/receiver` || name === `${SCOPE}/sender`) {
+          const bin = Object.keys(manifest.bin ?? {})[0] as string;
+          const token = JSON.parse(await this.npmExecIn(dir, false, ["token", "create", "--json"])) as {
+            token: string;
+          };
+          const args = name.endsWith("receiver") ? ["--token", token.token] : ["--admin-token", token.token];
+          const app = await this.startBin(dir, bin, [...args, "--db", ":memory:"]);
+          const health = await fetch(`${app.url}/healthz`);
+          if (health.status !== 200) throw new Error(`${bin} /healthz answered ${health.status}`);
+          await app.stop();
+        }
+      },
+      name,
+    );
+  }
+
+  private async updateConsumer(
+    dir: string,
+    label: string,
+    check: (before: Record<string, string>, after: Record<string, string>) => void,
+  ) {
+    await this.step(
+      `consumer: npm update after ${label}`,
+      "a range that takes a breaking release, or misses a compatible one, means the wrong bump in a changeset",
+      async () => {
+        const before = this.installed(dir);
+        await exec("npm", ["update", "--no-audit", "--no-fund", "--loglevel=error"], {
+          cwd: dir,
+          env: this.env({ npm_config_prefer_online: "true" }),
+          timeout: 600_000,
+        });
+        const after = this.installed(dir);
+        const moved = Object.keys(after).filter((n) => after[n] !== before[n]);
+        this.log(
+          `  ${moved.length === 0 ? "nothing moved" : moved.map((n) => `${n} ${before[n]} → ${after[n]}`).join("\n  ")}`,
+        );
+        check(before, after);
+        await this.npmExec(dir, ["tsc", "-p", "tsconfig.json"]);
+        await exec(process.execPath, ["smoke.mjs", JSON.stringify(this.packageNames())], {
+          cwd: dir,
+          env: this.env(),
+        });
+      },
+    );
+  }
+}
