@@ -1,0 +1,158 @@
+import { execFile, execFileSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { createSecret, createToken } from "@plant-store/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listeningUrl, type Running, startProcess } from "../../../test-support/processes.js";
+
+// docs/adding-a-webhook.md, followed on a copy of the repository: the webhook its step 1 shows is added to
+// spec/openapi.yaml, `gen` runs, a changeset is added, and then the copy's receiver and CLI — whose code nobody
+// touched — receive, validate, send and list the new event. Only @plant-store/spec is rebuilt in the copy: every
+// other package runs the build of this checkout, so nothing but the document and its generated files changed.
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const run = promisify(execFile);
+let copy: string;
+const running: Running[] = [];
+
+/** The repository's files as git sees them, each package's node_modules (links) and dist/, in a temp dir. */
+function copyRepository(): string {
+  const root = mkdtempSync(join(tmpdir(), "adding-a-webhook-"));
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  })
+    .split("\0")
+    .filter(Boolean);
+  for (const file of files) {
+    if (!existsSync(join(ROOT, file))) continue; // deleted in the working tree, not yet in the index
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(root, file));
+  }
+  symlinkSync(join(ROOT, "node_modules"), join(root, "node_modules"));
+  const packages = [
+    "spec",
+    "contracts",
+    ...["packages", "apps"].flatMap((dir) => listDirs(join(ROOT, dir), dir)),
+  ];
+  for (const pkg of packages) {
+    // Workspace links are relative (../../spec), so in the copy they point at the copy's packages.
+    for (const dir of ["node_modules", "dist"]) {
+      const from = join(ROOT, pkg, dir);
+      if (existsSync(from)) cpSync(from, join(root, pkg, dir), { recursive: true, verbatimSymlinks: true });
+    }
+  }
+  return root;
+}
+
+function listDirs(path: string, prefix: string): string[] {
+  return execFileSync("ls", [path], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean)
+    .map((name) => `${prefix}/${name}`);
+}
+
+async function sh(command: string, args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(command, args, {
+      cwd: copy,
+      env: { ...process.env, NO_COLOR: "1", ...env },
+    });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, output: failed.stdout + failed.stderr };
+  }
+}
+const cli = (...args: string[]) => sh(process.execPath, [join(copy, "apps/cli/dist/bin.js"), ...args]);
+
+beforeAll(() => {
+  copy = copyRepository();
+});
+afterAll(async () => {
+  for (const proc of running) await proc.stop();
+  if (copy) rmSync(copy, { recursive: true, force: true });
+});
+
+describe("adding a webhook takes only the documented steps", { timeout: 240_000 }, () => {
+  it("edit openapi.yaml, gen, changeset: the receiver and the CLI then receive, validate, send and list it", async () => {
+    // Step 1: the YAML the document shows, added under `webhooks`.
+    const guide = readFileSync(join(ROOT, "docs/adding-a-webhook.md"), "utf8");
+    const shown = /```yaml\nwebhooks:\n([\s\S]*?)```/.exec(guide)?.[1];
+    expect(shown, "docs/adding-a-webhook.md shows the webhook to add").toBeDefined();
+    const specFile = join(copy, "spec/openapi.yaml");
+    writeFileSync(specFile, readFileSync(specFile, "utf8").replace("\nwebhooks:\n", `\nwebhooks:\n${shown}`));
+
+    // Step 2: generate (then build the spec package, as npm test's turbo run does).
+    const pnpm = join(copy, "node_modules/.bin/pnpm");
+    const gen = await sh(pnpm, ["--filter", "@plant-store/spec", "gen"]);
+    expect(gen.code, gen.output).toBe(0);
+    expect(readFileSync(join(copy, "spec/src/generated/catalog.ts"), "utf8")).toContain('"plantWatered"');
+    const build = await sh(pnpm, ["--filter", "@plant-store/spec", "build"]);
+    expect(build.code, build.output).toBe(0);
+
+    // Step 3: the contract gate asks for a changeset, and takes a minor one.
+    const gate = () => sh(process.execPath, ["contracts/src/bin.mjs", "check"]);
+    const refused = await gate();
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(/@plant-store\/spec[\s\S]*\/plant\/watered/);
+    writeFileSync(
+      join(copy, ".changeset/plant-watered.md"),
+      '---\n"@plant-store/spec": minor\n---\n\nThe Plant Watered webhook.\n',
+    );
+    const passed = await gate();
+    expect(passed.code, passed.output).toBe(0);
+
+    // Step 4: what the document says now works, with no other edit.
+    const events = await cli("events");
+    expect(events.code).toBe(0);
+    expect(events.output).toMatch(/plantWatered {2}Plant Watered {2}POST \/plant\/watered/);
+    const token = createToken();
+    const secret = createSecret();
+    const admin = createToken();
+    const receiver = await startProcess(
+      join(copy, "apps/receiver/dist/bin.js"),
+      ["--port", "0", "--token", token, "--secret", secret, "--admin-token", admin, "--db", ":memory:"],
+      (out) => listeningUrl(out),
+    );
+    running.push(receiver);
+    const send = (data?: string) =>
+      cli(
+        "send",
+        `${receiver.info}/plant/watered`,
+        "--event",
+        "plantWatered",
+        "--token",
+        token,
+        "--secret",
+        secret,
+        ...(data ? ["--data", data] : []),
+        "--json",
+      );
+    const sent = await send(); // the document's example
+    expect(JSON.parse(sent.output.split("\n")[0] as string)).toMatchObject({ status: 200 });
+    const bad = await send('{"plantId":1,"litres":"half"}');
+    expect(bad.code).toBe(1);
+    const answer = JSON.parse(bad.output.split("\n")[0] as string) as { status: number; body: string };
+    expect(answer.status).toBe(422);
+    expect(answer.body).toMatch(/At \/litres: litres must be a number/);
+    const listed = await fetch(`${receiver.info}/events?type=plantWatered`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const page = (await listed.json()) as { data: { type: string; payload: unknown }[] };
+    expect(page.data.map((event) => [event.type, event.payload])).toEqual([
+      ["plantWatered", { plantId: 1, litres: 0.5 }],
+    ]);
+  });
+});
