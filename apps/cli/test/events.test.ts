@@ -88,6 +88,8 @@ describe("the CLI follows the catalog: every command works for any webhook of th
       ...SPEC,
       "--event",
       "plantSold",
+      "--data",
+      '{"plantId":9007199254740993,"price":{"amount":1250,"currency":"EUR"}}',
       "--token",
       token,
       "--secret",

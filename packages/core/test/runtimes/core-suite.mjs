@@ -179,7 +179,7 @@ await test("Fetch adapter: every outcome of the receive pipeline", async () => {
   assert.equal((await post(PLANT)).status, 200, "a duplicate is answered 200");
   assert.equal((await post(PLANT, { id: "msg_2", key: { privateKeys: [pair.privateKey] } })).status, 200);
   assert.equal(events.length, 2);
-  assert.deepEqual(events[0].payload, { id: 1, name: "Monstera deliciosa", tag: "tropical" });
+  assert.deepEqual(events[0].payload, { id: 1n, name: "Monstera deliciosa", tag: "tropical" });
   assert.equal(new TextDecoder().decode(events[0].body), PLANT);
   assert.equal((await post(PLANT, { id: "msg_3", auth: createToken() })).status, 401);
   const stranger = await createKeyPair();
@@ -261,7 +261,7 @@ if (runtime === "bun" || runtime === "deno") {
       const response = await fetch(await signedRequest(url, PLANT, { token, secret, id: "msg_s1" }));
       assert.equal(response.status, 200);
       await response.body?.cancel();
-      assert.deepEqual(example.received, [{ id: 1, name: "Monstera deliciosa", tag: "tropical" }]);
+      assert.deepEqual(example.received, [{ id: 1n, name: "Monstera deliciosa", tag: "tropical" }]);
       const wrong = await fetch(
         await signedRequest(url, PLANT, { token, secret: createSecret(), id: "msg_s2" }),
       );
