@@ -1,67 +1,20 @@
-import { execFile, execFileSync } from "node:child_process";
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { createSecret, createToken } from "@plant-store/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listeningUrl, type Running, startProcess } from "../../../test-support/processes.js";
+import { copyRepository, ROOT } from "../../../test-support/repository-copy.js";
 
 // docs/adding-a-webhook.md, followed on a copy of the repository: the webhook its step 1 shows is added to
 // spec/openapi.yaml, `gen` runs, a changeset is added, and then the copy's receiver and CLI — whose code nobody
 // touched — receive, validate, send and list the new event. Only @plant-store/spec is rebuilt in the copy: every
 // other package runs the build of this checkout, so nothing but the document and its generated files changed.
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const run = promisify(execFile);
 let copy: string;
+let remove = () => {};
 const running: Running[] = [];
-
-/** The repository's files as git sees them, each package's node_modules (links) and dist/, in a temp dir. */
-function copyRepository(): string {
-  const root = mkdtempSync(join(tmpdir(), "adding-a-webhook-"));
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: ROOT,
-    encoding: "utf8",
-  })
-    .split("\0")
-    .filter(Boolean);
-  for (const file of files) {
-    if (!existsSync(join(ROOT, file))) continue; // deleted in the working tree, not yet in the index
-    mkdirSync(dirname(join(root, file)), { recursive: true });
-    cpSync(join(ROOT, file), join(root, file));
-  }
-  symlinkSync(join(ROOT, "node_modules"), join(root, "node_modules"));
-  const packages = [
-    "spec",
-    "contracts",
-    ...["packages", "apps"].flatMap((dir) => listDirs(join(ROOT, dir), dir)),
-  ];
-  for (const pkg of packages) {
-    // Workspace links are relative (../../spec), so in the copy they point at the copy's packages.
-    for (const dir of ["node_modules", "dist"]) {
-      const from = join(ROOT, pkg, dir);
-      if (existsSync(from)) cpSync(from, join(root, pkg, dir), { recursive: true, verbatimSymlinks: true });
-    }
-  }
-  return root;
-}
-
-function listDirs(path: string, prefix: string): string[] {
-  return execFileSync("ls", [path], { encoding: "utf8" })
-    .split("\n")
-    .filter(Boolean)
-    .map((name) => `${prefix}/${name}`);
-}
 
 async function sh(command: string, args: string[], env: Record<string, string> = {}) {
   try {
@@ -78,11 +31,11 @@ async function sh(command: string, args: string[], env: Record<string, string> =
 const cli = (...args: string[]) => sh(process.execPath, [join(copy, "apps/cli/dist/bin.js"), ...args]);
 
 beforeAll(() => {
-  copy = copyRepository();
+  ({ root: copy, remove } = copyRepository({ builds: true, prefix: "adding-a-webhook-" }));
 });
 afterAll(async () => {
   for (const proc of running) await proc.stop();
-  if (copy) rmSync(copy, { recursive: true, force: true });
+  remove();
 });
 
 describe("adding a webhook takes only the documented steps", { timeout: 240_000 }, () => {
