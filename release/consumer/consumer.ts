@@ -16,7 +16,7 @@ const fromSpec: SpecNewPlant = { id: 1, name: "Monstera" };
 const fromCore: NewPlant = fromSpec;
 const error: ApiError = { error: 422, message: "/id: expected an integer" };
 
-const result = parseNewPlant('{"id":1,"name":"x"}');
+const result = parseNewPlant('{"id":1,"name":"x"}', { mode: "safe" });
 if (result.ok) {
   const id: number = result.value.id;
   const tag: string | undefined = result.value.tag;
@@ -43,7 +43,17 @@ async function save(event: ReceivedEvent<NewPlant>): Promise<{ duplicate: boolea
   await store.close();
   return { duplicate: recorded.duplicate };
 }
-const handler = createWebhookHandler({ tokens: ["psk_x"], onEvent: save });
+const handler = createWebhookHandler({ tokens: ["psk_x"], mode: "safe", onEvent: save });
+// The default (lossless) mode hands int64 ids over as bigint, and `event.type` narrows the payload.
+createWebhookHandler({
+  tokens: ["psk_x"],
+  onEvent: (event) => {
+    if (event.type === "newPlant") {
+      const id: bigint = event.payload.id;
+      console.log(id);
+    }
+  },
+});
 createServer(createNodeHandler(handler)).listen(0).close();
 const fetchHandler: (request: Request) => Promise<Response> = createFetchHandler(handler);
 const verdict = await verify({ secrets: [], id: "a", timestamp: "1", signature: "v1,x", body: "" });
