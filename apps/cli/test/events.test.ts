@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { createSecret, createToken } from "@plant-store/core";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Running } from "../../../test-support/processes.js";
-import { background, CLI, cli, listeningUrl, RECEIVER_BIN, until } from "./support.js";
+import { background, CLI, cli, listeningUrl, RECEIVER_BIN, SENDER_BIN, until } from "./support.js";
 
 // A document with two webhooks no code is written for (see test-support/fixtures/multi-webhook.yaml).
 const FIXTURE = fileURLToPath(new URL("../../../test-support/fixtures/multi-webhook.yaml", import.meta.url));
@@ -144,6 +144,88 @@ describe("the CLI follows the catalog: every command works for any webhook of th
     expect(soldPage).not.toContain("inventoryChanged");
     expect(JSON.parse(await listed("inventoryChanged")).data).toHaveLength(1);
     expect(JSON.parse(await listed("newPlant")).data).toEqual([]);
+  }, 120_000);
+
+  it("the sender publishes a document's webhook to the subscriptions that take its type, and they receive it", async () => {
+    const token = createToken();
+    const secret = createSecret();
+    const admin = createToken();
+    const receiver = await background(
+      RECEIVER_BIN,
+      [
+        "--port",
+        "0",
+        "--token",
+        token,
+        "--secret",
+        secret,
+        "--admin-token",
+        admin,
+        "--db",
+        ":memory:",
+        ...SPEC,
+      ],
+      (out) => listeningUrl(out),
+    );
+    running.push(receiver);
+    const sender = await background(
+      SENDER_BIN,
+      ["--port", "0", "--admin-token", admin, "--db", ":memory:", "--allow-networks", "127.0.0.0/8", ...SPEC],
+      (out) => listeningUrl(out),
+    );
+    running.push(sender);
+    const env = { PLANT_STORE_SENDER_URL: sender.info, PLANT_STORE_ADMIN_TOKEN: admin };
+    const admin$ = async (args: string[]) => {
+      const result = await cli([...args, "--json"], { env });
+      return { ...result, value: result.stdout ? JSON.parse(result.stdout) : null };
+    };
+    // One URL for the types it takes: Plant Sold only (a typo'd type is refused, naming the known ones).
+    const typo = await admin$([
+      "subscriptions",
+      "add",
+      `${receiver.info}/plant/webhook`,
+      "--event-types",
+      "plantSould",
+    ]);
+    expect(typo.code).not.toBe(0);
+    expect(typo.stderr + typo.stdout).toMatch(/Unknown event "plantSould"/);
+    const sub = await admin$([
+      "subscriptions",
+      "add",
+      `${receiver.info}/plant/webhook`,
+      "--token",
+      token,
+      "--secret",
+      secret,
+      "--event-types",
+      "plantSold",
+    ]);
+    expect(sub.code, sub.stderr).toBe(0);
+    expect(sub.value.eventTypes).toEqual(["plantSold"]);
+    const sold = await admin$([
+      "publish",
+      ...SPEC,
+      "--event",
+      "plantSold",
+      "--data",
+      '{"plantId":9007199254740993,"price":{"amount":5,"currency":"USD"}}',
+    ]);
+    expect(sold.code, sold.stderr).toBe(0);
+    expect(sold.value.deliveries).toBe(1);
+    const plant = await admin$(["publish"]); // New Plant: this subscription does not take it
+    expect(plant.value.deliveries).toBe(0);
+    const bad = await admin$(["publish", ...SPEC, "--event", "plantSold", "--data", '{"plantId":1}']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr + bad.stdout).toMatch(/\/price/);
+    const page = await until(async () => {
+      const res = await fetch(`${receiver.info}/events?type=plantSold`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      const text = await res.text();
+      return text.includes("9007199254740993") && text;
+    }, 60_000);
+    expect(page).toContain('"type":"plantSold"');
+    expect(page).toContain('"webhook-event-type":"plantSold"');
   }, 120_000);
 
   it("listen keeps what it received, retries a failed forward with backoff, and replay sends it again", async () => {
