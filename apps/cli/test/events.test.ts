@@ -19,6 +19,28 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A plant-store-receiver on the fixture document, with fresh credentials; stopped after the file. */
+async function fixtureReceiver() {
+  const token = createToken();
+  const secret = createSecret();
+  const admin = createToken();
+  const args = [
+    "--port",
+    "0",
+    "--token",
+    token,
+    "--secret",
+    secret,
+    "--admin-token",
+    admin,
+    "--db",
+    ":memory:",
+  ];
+  const receiver = await background(RECEIVER_BIN, [...args, ...SPEC], (out) => listeningUrl(out));
+  running.push(receiver);
+  return { token, secret, admin, receiver };
+}
+
 describe("the CLI follows the catalog: every command works for any webhook of the document", () => {
   it("events lists the contract's webhooks, and a document's with --spec", async () => {
     const builtIn = await cli(["events"]);
@@ -60,27 +82,7 @@ describe("the CLI follows the catalog: every command works for any webhook of th
   });
 
   it("send --event reaches a receiver started on the same document; a bad payload gets its 422", async () => {
-    const token = createToken();
-    const secret = createSecret();
-    const admin = createToken();
-    const receiver = await background(
-      RECEIVER_BIN,
-      [
-        "--port",
-        "0",
-        "--token",
-        token,
-        "--secret",
-        secret,
-        "--admin-token",
-        admin,
-        "--db",
-        ":memory:",
-        ...SPEC,
-      ],
-      (out) => listeningUrl(out),
-    );
-    running.push(receiver);
+    const { token, secret, admin, receiver } = await fixtureReceiver();
     const base = receiver.info;
     const sold = await cli([
       "send",
@@ -147,27 +149,7 @@ describe("the CLI follows the catalog: every command works for any webhook of th
   }, 120_000);
 
   it("the sender publishes a document's webhook to the subscriptions that take its type, and they receive it", async () => {
-    const token = createToken();
-    const secret = createSecret();
-    const admin = createToken();
-    const receiver = await background(
-      RECEIVER_BIN,
-      [
-        "--port",
-        "0",
-        "--token",
-        token,
-        "--secret",
-        secret,
-        "--admin-token",
-        admin,
-        "--db",
-        ":memory:",
-        ...SPEC,
-      ],
-      (out) => listeningUrl(out),
-    );
-    running.push(receiver);
+    const { token, secret, admin, receiver } = await fixtureReceiver();
     const sender = await background(
       SENDER_BIN,
       ["--port", "0", "--admin-token", admin, "--db", ":memory:", "--allow-networks", "127.0.0.0/8", ...SPEC],
