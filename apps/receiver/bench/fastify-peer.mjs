@@ -1,11 +1,12 @@
 // The peer a user would write with a framework: Fastify doing the same checks as our receiver (peer-checks.mjs).
-// Run as a process (run.mjs) it listens and prints its port; instructions.mjs imports `createFastifyPeer`.
+// Run as a process (run.mjs, callgrind.mjs) it listens and prints its port.
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
-import { createChecks } from "./peer-checks.mjs";
+import { createChecks, createStandardChecks } from "./peer-checks.mjs";
 
-export function createFastifyPeer(token, secret) {
-  const check = createChecks(token, secret);
+/** `verifier`: "standardwebhooks" (the official package's `Webhook#verify`) or "hand" (node:crypto HMAC). */
+export function createFastifyPeer(token, secret, verifier = "hand") {
+  const check = (verifier === "standardwebhooks" ? createStandardChecks : createChecks)(token, secret);
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
   app.post("/plant/webhook", async (request, reply) => {

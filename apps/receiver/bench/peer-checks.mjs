@@ -4,20 +4,15 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { document } from "@plant-store/spec";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { Webhook } from "standardwebhooks";
 
 export function createChecks(token, secret) {
   const tokenDigest = createHash("sha256").update(token).digest();
   const key = Buffer.from(secret.slice("whsec_".length), "base64");
-  const ajv = new Ajv2020();
-  ajv.addKeyword({ keyword: "components" });
-  ajv.addFormat("int64", { type: "number", validate: (v) => Number.isSafeInteger(v) });
-  ajv.addSchema({ $id: "spec", components: { schemas: document.components.schemas } });
-  const validate = ajv.getSchema("spec#/components/schemas/NewPlant");
+  const { ajv, validate } = newPlantValidator();
   const seen = new Set();
   return (headers, body) => {
-    const auth = headers.authorization ?? "";
-    const presented = createHash("sha256").update(auth.slice(7)).digest();
-    if (!auth.startsWith("Bearer ") || !timingSafeEqual(presented, tokenDigest)) return [401, "bad token"];
+    if (!bearerMatches(headers, tokenDigest)) return [401, "bad token"];
     const id = headers["webhook-id"];
     const ts = headers["webhook-timestamp"];
     if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return [401, "stale"];
@@ -39,4 +34,42 @@ export function createChecks(token, secret) {
     if (!seen.has(id)) seen.add(id);
     return null;
   };
+}
+
+/**
+ * The same checks as a user of the official `standardwebhooks` package writes them: `Webhook#verify` (timestamp
+ * window, HMAC, JSON.parse of the verified body), then the token, ajv and the dedup set. The peer of issue 23's goal.
+ */
+export function createStandardChecks(token, secret) {
+  const tokenDigest = createHash("sha256").update(token).digest();
+  const webhook = new Webhook(secret);
+  const { ajv, validate } = newPlantValidator();
+  const seen = new Set();
+  return (headers, body) => {
+    if (!bearerMatches(headers, tokenDigest)) return [401, "bad token"];
+    let payload;
+    try {
+      payload = webhook.verify(body, headers);
+    } catch (error) {
+      return [error instanceof SyntaxError ? 400 : 401, error.message];
+    }
+    if (!validate(payload)) return [422, ajv.errorsText(validate.errors)];
+    const id = headers["webhook-id"];
+    if (!seen.has(id)) seen.add(id);
+    return null;
+  };
+}
+
+function bearerMatches(headers, tokenDigest) {
+  const auth = headers.authorization ?? "";
+  const presented = createHash("sha256").update(auth.slice(7)).digest();
+  return auth.startsWith("Bearer ") && timingSafeEqual(presented, tokenDigest);
+}
+
+function newPlantValidator() {
+  const ajv = new Ajv2020();
+  ajv.addKeyword({ keyword: "components" });
+  ajv.addFormat("int64", { type: "number", validate: (v) => Number.isSafeInteger(v) });
+  ajv.addSchema({ $id: "spec", components: { schemas: document.components.schemas } });
+  return { ajv, validate: ajv.getSchema("spec#/components/schemas/NewPlant") };
 }

@@ -1,5 +1,5 @@
 // One signed New Plant request of the benchmarks: a unique webhook-id, a valid Standard Webhooks signature and the
-// bearer token. Shared by the load generator (load.mjs) and the instruction count (instructions.mjs).
+// bearer token. Shared by the load generators (load.mjs, drive.mjs).
 import { createHmac } from "node:crypto";
 
 /** The `i`-th request: `id` is `${prefix}_${i}`, the plant's id `i + 1`; signed with `secret` at `timestamp`. */

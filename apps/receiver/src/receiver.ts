@@ -177,16 +177,16 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     if (!response) return; // the client went away before sending the whole body
     const seconds = (performance.now() - started) / 1000;
     metrics.observeRequest(response.status, seconds);
-    const duplicate = response.headers["webhook-duplicate"] === "true";
-    if (duplicate) metrics.duplicates.inc();
+    const { outcome } = response;
+    if (outcome.kind === "duplicate") metrics.duplicates.inc();
     logger?.info(
       {
         // Both come from the request: a line takes a bounded part of them, whatever the client sent.
         webhookId: logText(req.headers[WEBHOOK_HEADERS.id]),
         eventType: logText(req.headers[EVENT_TYPE_HEADER]),
         status: response.status,
-        outcome: response.status === 200 ? (duplicate ? "duplicate" : "stored") : "rejected",
-        ...(response.status !== 200 && { reason: logText(reasonOf(response)) }),
+        outcome: outcome.kind,
+        ...(outcome.kind === "rejected" && { reason: logText(outcome.reason) }),
         ms: Math.round(seconds * 10_000) / 10,
       },
       "webhook",
@@ -277,12 +277,4 @@ function bounded(details: Record<string, unknown> | undefined): Record<string, u
   for (const [key, value] of Object.entries(details))
     out[key] = typeof value === "string" ? logText(value) : value;
   return out;
-}
-
-function reasonOf(response: WebhookResponse): string {
-  try {
-    return (JSON.parse(response.body) as { message: string }).message;
-  } catch {
-    return "";
-  }
 }

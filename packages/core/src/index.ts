@@ -104,6 +104,7 @@ export {
   type ReceivedEvent,
   type WebhookHandler,
   type WebhookHandlerOptions,
+  type WebhookOutcome,
   type WebhookRequest,
   type WebhookResponse,
 } from "./receive/index.js";

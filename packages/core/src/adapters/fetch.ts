@@ -11,7 +11,13 @@
  * Deno.serve(handle);
  * ```
  */
-import { createWebhookHandler, type WebhookHandler, type WebhookHandlerOptions } from "../receive/handler.js";
+import {
+  createWebhookHandler,
+  handleAfterPreflight,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
+} from "../receive/handler.js";
+import { errorResponse } from "../receive/responses.js";
 import type { WebhookResponse } from "../receive/types.js";
 
 /**
@@ -42,14 +48,10 @@ export function createFetchHandler(
     try {
       body = await readLimited(request.body, handler.maxBodyBytes);
     } catch {
-      return toResponse({
-        status: 400,
-        headers: { "content-type": "application/json; charset=utf-8" },
-        body: JSON.stringify({ error: 400, message: "The request body could not be read. Send it again." }),
-      });
+      return toResponse(errorResponse(400, "The request body could not be read. Send it again."));
     }
     if (body === "too-large") return toResponse(handler.tooLarge());
-    return toResponse(await handler.handle({ ...base, body }));
+    return toResponse(await handleAfterPreflight(handler, { ...base, body }));
   };
 }
 
@@ -89,7 +91,7 @@ async function readLimited(
  * toResponse({ status: 200, headers: {}, body: "" }).status; // 200
  * ```
  */
-export function toResponse(response: WebhookResponse): Response {
+export function toResponse(response: Pick<WebhookResponse, "status" | "headers" | "body">): Response {
   const { connection: _dropped, ...headers } = response.headers;
   return new Response(response.body === "" ? null : response.body, { status: response.status, headers });
 }

@@ -16,7 +16,12 @@
  */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { createWebhookHandler, type WebhookHandler, type WebhookHandlerOptions } from "../receive/handler.js";
+import {
+  createWebhookHandler,
+  handleAfterPreflight,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
+} from "../receive/handler.js";
 import type { WebhookResponse } from "../receive/types.js";
 
 export { createNodeServer, type NodeServerOptions, refuseHead } from "./node-server.js";
@@ -72,7 +77,7 @@ export async function handleNodeRequest(
     if (body === "too-large") {
       response = handler.tooLarge();
       lingerAfterRefusal(req);
-    } else response = await handler.handle({ ...request, body });
+    } else response = await handleAfterPreflight(handler, { ...request, body });
   }
   send(res, response);
   return response;
@@ -263,10 +268,15 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Arra
  * send(res, { status: 200, headers: {}, body: "" });
  * ```
  */
-export function send(res: ServerResponse, response: WebhookResponse): void {
+export function send(
+  res: ServerResponse,
+  response: Pick<WebhookResponse, "status" | "headers" | "body">,
+): void {
   if (res.headersSent) return;
-  const headers: Record<string, string | number> = { ...response.headers };
-  headers["content-length"] = Buffer.byteLength(response.body);
+  // A flat [name, value, …] list: node takes it as is, with no copy of the headers object to add the length.
+  const headers: string[] = [];
+  for (const name in response.headers) headers.push(name, response.headers[name] as string);
+  headers.push("content-length", response.body === "" ? "0" : String(Buffer.byteLength(response.body)));
   res.writeHead(response.status, headers);
   res.end(response.body);
 }

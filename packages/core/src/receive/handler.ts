@@ -236,18 +236,20 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     );
   }
 
-  async function handle(request: WebhookRequest): Promise<WebhookResponse> {
+  async function handle(request: WebhookRequest, preflighted = false): Promise<WebhookResponse> {
     try {
-      return await run(request);
+      return await run(request, preflighted);
     } catch (error) {
       logger?.error("webhook pipeline failed", { error: errorMessage(error) });
       return errorResponse(503, "The event could not be processed right now. Retry later.");
     }
   }
 
-  async function run(request: WebhookRequest): Promise<WebhookResponse> {
-    const early = preflight(request);
-    if (early) return early;
+  async function run(request: WebhookRequest, preflighted: boolean): Promise<WebhookResponse> {
+    if (!preflighted) {
+      const early = preflight(request);
+      if (early) return early;
+    }
     if (request.body.byteLength > maxBodyBytes) return tooLarge();
 
     const auth = await checkBearer(request.headers("authorization"));
@@ -363,7 +365,35 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   }
 
-  return { maxBodyBytes, events: served, preflight, handle, tooLarge };
+  return {
+    maxBodyBytes,
+    events: served,
+    preflight,
+    handle: (request) => handle(request),
+    tooLarge,
+    [AFTER_PREFLIGHT]: (request: WebhookRequest) => handle(request, true),
+  } as WebhookHandler;
+}
+
+const AFTER_PREFLIGHT = Symbol("plant-store.afterPreflight");
+
+/**
+ * `handler.handle(request)` for an adapter that has just run `handler.preflight` on the same request and got null:
+ * the pipeline skips those checks instead of repeating them. Any other `WebhookHandler` gets `handle`.
+ *
+ * @example
+ * ```ts
+ * const response = handler.preflight(head) ?? (await handleAfterPreflight(handler, { ...head, body }));
+ * ```
+ */
+export function handleAfterPreflight(
+  handler: WebhookHandler,
+  request: WebhookRequest,
+): Promise<WebhookResponse> {
+  const checked = (handler as { [AFTER_PREFLIGHT]?: (request: WebhookRequest) => Promise<WebhookResponse> })[
+    AFTER_PREFLIGHT
+  ];
+  return checked ? checked(request) : handler.handle(request);
 }
 
 // Senders repeat the same Content-Type on every request; the last accepted value skips the parse (a pure

@@ -11,6 +11,7 @@ export type {
   Logger,
   OnEventResult,
   ReceivedEvent,
+  WebhookOutcome,
   WebhookRequest,
   WebhookResponse,
 } from "./types.js";

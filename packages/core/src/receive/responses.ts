@@ -1,4 +1,4 @@
-import type { WebhookResponse } from "./types.js";
+import type { WebhookOutcome, WebhookResponse } from "./types.js";
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const;
 
@@ -19,8 +19,15 @@ export function errorResponse(
     status,
     headers: { ...JSON_HEADERS, ...headers },
     body: JSON.stringify({ error: status, message }),
+    outcome: { kind: "rejected", reason: message },
   };
 }
+
+// Built once: every 200 is one of these two (a pipeline response is never mutated).
+const STORED: WebhookOutcome = Object.freeze({ kind: "stored" });
+const DUPLICATE: WebhookOutcome = Object.freeze({ kind: "duplicate" });
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const DUPLICATE_HEADERS: Record<string, string> = Object.freeze({ "webhook-duplicate": "true" });
 
 /**
  * The 200 answered once an event is stored (or was stored before).
@@ -31,5 +38,7 @@ export function errorResponse(
  * ```
  */
 export function okResponse(duplicate: boolean): WebhookResponse {
-  return { status: 200, headers: duplicate ? { "webhook-duplicate": "true" } : {}, body: "" };
+  return duplicate
+    ? { status: 200, headers: DUPLICATE_HEADERS, body: "", outcome: DUPLICATE }
+    : { status: 200, headers: NO_HEADERS, body: "", outcome: STORED };
 }

@@ -20,7 +20,17 @@ export interface WebhookResponse {
   headers: Record<string, string>;
   /** JSON text (`{ error, message }` on failures) or "" for 200. */
   body: string;
+  /**
+   * What happened, as a value for the app's log line and metrics (nothing here is sent): `stored` (200, a new
+   * event), `duplicate` (200, its webhook-id was stored before) or `rejected` with the refusal's message as `reason`.
+   */
+  outcome: WebhookOutcome;
 }
+
+/** The outcome of one webhook request; see {@link WebhookResponse.outcome}. */
+export type WebhookOutcome =
+  | { readonly kind: "stored" | "duplicate" }
+  | { readonly kind: "rejected"; readonly reason: string };
 
 /** A verified, validated event, handed to `onEvent`. */
 export interface ReceivedEvent<P = unknown, T extends string = string> {

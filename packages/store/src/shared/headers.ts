@@ -57,7 +57,8 @@ export function pickHeaders(
   const out: Record<string, string> = {};
   if (!input) return out;
   const add = (name: string, value: string | readonly string[] | undefined) => {
-    const key = name.toLowerCase();
+    // Names usually arrive lower-cased already (node:http, Fetch Headers): only others are lower-cased here.
+    const key = keep.has(name) ? name : name.toLowerCase();
     if (value === undefined || !keep.has(key)) return;
     const text = typeof value === "string" ? value : value.join(", ");
     out[key] = key in out ? `${out[key]}, ${text}` : text;

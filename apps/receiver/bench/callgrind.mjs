@@ -1,0 +1,96 @@
+// Receiver cost per request in CPU instructions, counted by callgrind on each RUNNING server while a separate
+// process (drive.mjs) sends it signed New Plant requests over loopback keep-alive connections: the difference
+// between serving 3N and N requests after the same warm-up (../../../bench/callgrind.mjs). Issue 23's goals are
+// ratios to the Fastify peer (Fastify + ajv + the official `standardwebhooks` verify + bearer + dedup, in memory).
+//   pnpm build && pnpm --filter @plant-store/receiver bench:callgrind          (needs valgrind; ~15 min)
+//   BENCH_TARGETS=fastify,sqlite BENCH_UNITS=400 BENCH_CONCURRENCY=1 …          (a partial run keeps the file)
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createSecret, createToken } from "@plant-store/core";
+import { countPerUnit, kilo } from "../../../bench/callgrind.mjs";
+
+const UNITS = Number(process.env.BENCH_UNITS ?? 2000);
+const WARM = Number(process.env.BENCH_WARM ?? 8000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+const token = createToken();
+const secret = createSecret();
+const dir = mkdtempSync(join(tmpdir(), "plant-store-receiver-bench-"));
+const receiver = (db) => ({
+  command: process.execPath,
+  args: [here("../dist/bin.js"), "--port", "0", "--db", db],
+  env: { PLANT_STORE_TOKEN: token, PLANT_STORE_WEBHOOK_SECRET: secret, PLANT_STORE_LOG_LEVEL: "info" },
+});
+
+const TARGETS = {
+  bare: [
+    "bare node:http (reads the body, answers 200)",
+    { command: process.execPath, args: [here("bare-server.mjs")] },
+  ],
+  fastify: [
+    "Fastify + ajv + `standardwebhooks` verify + bearer + dedup (in memory): the peer",
+    { command: process.execPath, args: [here("fastify-peer.mjs"), token, secret, "standardwebhooks"] },
+  ],
+  memory: ["plant-store-receiver, `--db :memory:`, log line", receiver(":memory:")],
+  sqlite: [
+    "plant-store-receiver, SQLite file (WAL, synchronous=FULL), log line",
+    receiver(join(dir, "r.db")),
+  ],
+};
+
+// Asynchronous: the server's log lines keep flowing through this process's pipe while the load runs.
+const drive = ({ url, units, warm }) =>
+  new Promise((resolve, reject) => {
+    const load = spawn(
+      process.execPath,
+      [here("drive.mjs"), url, String(units), String(warm), String(CONCURRENCY), token, secret],
+      { stdio: ["ignore", "inherit", "inherit"] },
+    );
+    load.once("error", reject);
+    load.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the load ended with ${code}`))));
+  });
+
+const only = process.env.BENCH_TARGETS?.split(",");
+const counts = {};
+try {
+  for (const [target, [name, server]] of Object.entries(TARGETS)) {
+    if (only && !only.includes(target)) continue;
+    if (target === "sqlite") rmSync(join(dir, "r.db"), { force: true });
+    const { perUnit } = await countPerUnit({ name: target, server, drive, units: UNITS, warm: WARM });
+    counts[target] = perUnit;
+    console.error(`${name}: ${kilo(perUnit)} instructions/request`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+const peer = counts.fastify;
+const rows = Object.entries(TARGETS)
+  .filter(([target]) => target in counts)
+  .map(
+    ([target, [name]]) =>
+      `| ${name} | ${kilo(counts[target])} | ${peer ? `${(counts[target] / peer).toFixed(2)}×` : "—"} |`,
+  );
+const table = ["| target | instructions/request | × peer |", "| --- | ---: | ---: |", ...rows].join("\n");
+console.log(table);
+if (Object.keys(counts).length === Object.keys(TARGETS).length) {
+  writeFileSync(
+    here("../BENCH-instructions.md"),
+    `# plant-store-receiver: instructions per request
+
+Command: \`pnpm build && pnpm --filter @plant-store/receiver bench:callgrind\` (needs valgrind). Node
+${process.version}, ${new Date().toISOString().slice(0, 10)}; ${WARM} requests of warm-up, N = ${UNITS}, ${CONCURRENCY}
+keep-alive connections.
+
+Each server runs on its own under valgrind's callgrind while another process (\`bench/drive.mjs\`) sends it signed
+New Plant requests over loopback; a figure is the difference between the runs serving ${3 * UNITS} and ${UNITS} requests
+after the same warm-up, per request, so start-up, JIT warm-up and shutdown cancel out and a busy machine does not
+move it. Kernel work (socket reads and writes, fsync) is not counted. Issue 23's goals: the SQLite row ≤ 0.8× the
+peer, the in-memory one ≤ 0.7×.
+
+${table}
+`,
+  );
+}
