@@ -468,3 +468,38 @@ describe("receive pipeline with ed25519 public keys (v1a)", () => {
     expect(() => app({ publicKeys: "whpk_x" })).toThrow(/publicKeys must be an array/);
   });
 });
+
+describe("the outcome travels as a value on every response", () => {
+  it("stored, duplicate, and rejected with the refusal's own message as the reason", async () => {
+    const { createWebhookHandler } = await import("../src/receive/handler.js");
+    const seen = new Set<string>();
+    const handler = createWebhookHandler({
+      tokens: [TOKEN],
+      onEvent: (event) => {
+        const duplicate = seen.has(event.id ?? "");
+        seen.add(event.id ?? "");
+        return { duplicate };
+      },
+    });
+    const request = (headers: Record<string, string>, body = PLANT) => ({
+      method: "POST",
+      path: "/plant/webhook",
+      headers: (name: string) => headers[name],
+      body: new TextEncoder().encode(body),
+    });
+    const good = {
+      authorization: `Bearer ${TOKEN}`,
+      "content-type": "application/json",
+      "webhook-id": "msg_1",
+    };
+    expect((await handler.handle(request(good))).outcome).toEqual({ kind: "stored" });
+    expect((await handler.handle(request(good))).outcome).toEqual({ kind: "duplicate" });
+    const refused = await handler.handle(request({ ...good, authorization: "Bearer nope" }));
+    expect(refused.status).toBe(401);
+    expect(refused.outcome).toEqual({ kind: "rejected", reason: JSON.parse(refused.body).message });
+    const invalid = await handler.handle(request(good, '{"id":1}'));
+    expect(invalid.status).toBe(422);
+    expect(invalid.outcome.kind).toBe("rejected");
+    expect(invalid.outcome).toEqual({ kind: "rejected", reason: JSON.parse(invalid.body).message });
+  });
+});
