@@ -9,6 +9,7 @@ import {
   type WebhookResponse,
 } from "@plant-store/core";
 import { nodeHeaders, send } from "@plant-store/core/node";
+import type { Catalog } from "@plant-store/spec";
 import { type InboxEvent, type Store, StoreInputError } from "@plant-store/store";
 
 /** The read endpoints for operators, the CLI and dashboards. */
@@ -33,8 +34,9 @@ const STREAM_HEADERS = {
 const decoder = new TextDecoder();
 
 /**
- * `GET /events` (newest first, cursor pages) and `GET /events/stream` (server-sent events, resumable with
- * `Last-Event-ID`), behind admin bearer tokens. Without tokens both answer 404 saying they are off.
+ * `GET /events` (newest first, cursor pages), `GET /events/stream` (server-sent events, resumable with
+ * `Last-Event-ID`) and `GET /event-types` (the webhooks served, as catalog entries: the answer of the sender's
+ * `GET /event-types`), behind admin bearer tokens. Without tokens they answer 404 saying they are off.
  *
  * @example
  * ```ts
@@ -45,12 +47,15 @@ const decoder = new TextDecoder();
 export function createAdminApi(options: {
   store: Store;
   adminTokens: readonly string[];
+  /** The webhooks served, listed by `GET /event-types`. Default none. */
+  eventTypes?: Catalog;
   /** A `GET /events` page ends before the payload that would take it past this. Default 4 MiB. */
   pageMaxBytes?: number;
 }): AdminApi {
   const { store } = options;
   const pageMaxBytes = options.pageMaxBytes ?? PAGE_MAX_BYTES;
   const enabled = options.adminTokens.length > 0;
+  const eventTypes = JSON.stringify({ data: options.eventTypes ?? [] });
   const checkBearer = enabled
     ? createBearerCheck({
         verifier: createTokenVerifier(options.adminTokens),
@@ -164,11 +169,16 @@ export function createAdminApi(options: {
   }
 
   return {
-    serves: (path) => path === "/events" || path === "/events/stream",
+    serves: (path) => path === "/events" || path === "/events/stream" || path === "/event-types",
     async handle(path, req, res) {
       const refusal = await authorize(req);
       if (refusal) return send(res, refusal);
       if (path === "/events") return list(req, res);
+      if (path === "/event-types") {
+        res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+        res.end(req.method === "HEAD" ? undefined : eventTypes);
+        return;
+      }
       return stream(req, res);
     },
     close() {

@@ -142,6 +142,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const admin: AdminApi = createAdminApi({
     store,
     adminTokens: options.adminTokens ?? [],
+    eventTypes: handler.events,
     ...(options.eventsPageMaxBytes !== undefined && { pageMaxBytes: options.eventsPageMaxBytes }),
   });
   const webhookPaths = new Set(handler.events.map((entry) => entry.path));

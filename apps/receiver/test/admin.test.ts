@@ -1,7 +1,11 @@
 import { once } from "node:events";
 import { Agent, type IncomingMessage, request } from "node:http";
+import { fileURLToPath } from "node:url";
+import { catalog } from "@plant-store/spec";
+import { loadCatalog } from "@plant-store/spec/load";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest } from "../../../test-support/raw-http.js";
+import { createReceiver } from "../src/index.js";
 import {
   ADMIN,
   cleanup,
@@ -185,6 +189,36 @@ describe("admin endpoints", () => {
     next.resume();
     expect((await ask("HEAD", "/events/stream?after=abc")).statusCode).toBe(400);
     agent.destroy();
+  });
+
+  it("GET /event-types lists the webhooks served: the built-in contract's, or those of --spec that --events keeps", async () => {
+    expect((await get("/event-types")).status).toBe(401);
+    const builtIn = await get("/event-types", ADMIN);
+    expect(builtIn.status).toBe(200);
+    expect(await builtIn.json()).toEqual({ data: JSON.parse(JSON.stringify(catalog)) });
+    const own = await createReceiver({
+      tokens: [TOKEN],
+      adminTokens: [ADMIN],
+      catalog: await loadCatalog(
+        fileURLToPath(new URL("../../../test-support/fixtures/multi-webhook.yaml", import.meta.url)),
+      ),
+      events: ["plantSold", "inventoryChanged"],
+    });
+    try {
+      const url = await own.listen(0, "127.0.0.1");
+      const listed = await fetch(`${url}/event-types`, { headers: { authorization: `Bearer ${ADMIN}` } });
+      expect(
+        ((await listed.json()) as { data: { type: string; path: string }[] }).data.map((e) => [
+          e.type,
+          e.path,
+        ]),
+      ).toEqual([
+        ["plantSold", "/plant/sold"],
+        ["inventoryChanged", "/inventory/changed"],
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 
   it("405 for other methods on the ops endpoints, 404 elsewhere, always {error, message}", async () => {

@@ -356,6 +356,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
         return { messageId: result.messageId, deliveries: result.deliveries, duplicate: result.duplicate };
       },
     },
+    listEventTypes: { handle: async () => ({ data: [...catalog] }) },
     getMessage: {
       handle: async ({ params }, { reply }) => {
         const message = await store.outbox.getMessage(params.id);

@@ -2,6 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { catalog } from "@plant-store/spec";
+import { loadCatalog } from "@plant-store/spec/load";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -110,6 +113,31 @@ describe("admin API over a real socket", () => {
     );
     for (const open of ["/healthz", "/readyz", "/metrics"])
       expect((await fetch(`${sender.url}${open}`)).status).toBe(200);
+  });
+
+  it("lists the event types it publishes at /event-types: the built-in contract's, or those of its --spec document", async () => {
+    const builtIn = await api(sender.url, "GET", "/event-types");
+    expect(builtIn.status).toBe(200);
+    expect(builtIn.body.data).toEqual(JSON.parse(JSON.stringify(catalog)));
+    expect(builtIn.body.data.map((e: { type: string }) => e.type)).toEqual(["newPlant"]);
+    expect((await fetch(`${sender.url}/event-types`)).status).toBe(401);
+    const own = await createSender({
+      adminTokens: [ADMIN],
+      worker: false,
+      catalog: await loadCatalog(
+        fileURLToPath(new URL("../../../test-support/fixtures/multi-webhook.yaml", import.meta.url)),
+      ),
+    });
+    try {
+      const listed = await api(await own.listen(0, "127.0.0.1"), "GET", "/event-types");
+      expect(listed.body.data.map((e: { type: string; name: string }) => [e.type, e.name])).toEqual([
+        ["newPlant", "New Plant"],
+        ["plantSold", "Plant Sold"],
+        ["inventoryChanged", "Inventory Changed"],
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 
   it("/readyz answers 503 naming only the code while the disk runs low; the log says where", async () => {

@@ -17,6 +17,11 @@ export interface AdminClientOptions {
   timeoutMs?: number;
   /** Default: the global `fetch`. */
   fetch?: typeof fetch;
+  /**
+   * Reads a JSON answer. Default `JSON.parse`; a parser that keeps each number's text lets a caller show a message's
+   * payload with int64 ids beyond 2^53 exactly (the console does).
+   */
+  parse?: (text: string) => unknown;
 }
 
 /** The outcome of one call, as a value: the answer, or why there is none. */
@@ -63,6 +68,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
   const base = String(options.baseUrl).endsWith("/") ? String(options.baseUrl) : `${options.baseUrl}/`;
   const fetcher = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const parse = options.parse ?? JSON.parse;
 
   const call: AdminCall = async (operation, request) => {
     const route = adminRoutes[operation] as AdminRoute;
@@ -111,7 +117,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       value = text;
     } else {
       try {
-        value = text ? JSON.parse(text) : null;
+        value = text ? parse(text) : null;
       } catch {
         return { ok: false, kind: "not-json", status: res.status, text };
       }

@@ -153,6 +153,15 @@ export const adminRoutes = {
       422: "The JSON does not match the event's schema; the message names each problem.",
     },
   },
+  listEventTypes: {
+    method: "GET",
+    path: "/event-types",
+    tag: "events",
+    summary: "The event types the sender publishes",
+    description:
+      "The webhooks of the document the sender runs with (`--spec`, else the built-in contract), as `@plant-store/spec`'s catalog entries: what `POST /events?type=` and a subscription's `eventTypes` take.",
+    ok: { status: 200, description: "Every event type, in the document's order.", schema: s.EventTypeList },
+  },
   getMessage: {
     method: "GET",
     path: "/messages/{id}",

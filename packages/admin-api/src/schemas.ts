@@ -359,6 +359,35 @@ export const Attempt = z
 /** Every attempt of a delivery, oldest first. */
 export const AttemptList = z.object({ data: z.array(Attempt) });
 
+/** One webhook of the document the app runs with: an entry of `@plant-store/spec`'s catalog, as it is. */
+export const EventType = z
+  .object({
+    type: z.string().meta({ description: "The event type: the webhook's operationId (e.g. plantSold)." }),
+    name: z.string().meta({ description: "A human name: the operation's summary, else its type." }),
+    path: z.string().meta({ description: "The path a receiver serves it at (the key under `webhooks`)." }),
+    method: z.string(),
+    operationId: z.string(),
+    summary: z.string().optional(),
+    description: z.string().optional(),
+    schema: z
+      .union([z.record(z.string(), z.unknown()), z.boolean()])
+      .meta({ description: "The request body's JSON Schema, every $ref resolved." }),
+    examples: z
+      .array(z.object({ name: z.string(), summary: z.string().optional(), value: z.unknown() }))
+      .readonly(),
+    responses: z.record(
+      z.string(),
+      z.object({
+        description: z.string(),
+        schema: z.union([z.record(z.string(), z.unknown()), z.boolean()]).optional(),
+      }),
+    ),
+  })
+  .meta({ id: "EventType" });
+
+/** `GET /event-types`: every webhook of the document, in its order. */
+export const EventTypeList = z.object({ data: z.array(EventType) });
+
 /** `GET /healthz`. */
 export const Health = z.object({ status: z.literal("ok") });
 

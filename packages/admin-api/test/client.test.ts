@@ -72,6 +72,32 @@ describe("createAdminClient over a real socket", () => {
     expect(await closed.call("health", {})).toMatchObject({ ok: false, kind: "unreachable" });
   });
 
+  it("reads answers with the parser it is given (a message's int64 id kept to the digit)", async () => {
+    const body =
+      '{"id":"msg_1","idempotencyKey":null,"eventType":"newPlant","createdAt":"2026-11-25T00:00:00.000Z","payload":{"id":9223372036854775807,"name":"Fern"}}';
+    answer = { status: 200, body };
+    const texts: string[] = [];
+    const exact = createAdminClient({
+      baseUrl: base,
+      token: TOKEN,
+      parse: (text) => {
+        texts.push(text);
+        return { kept: text };
+      },
+    });
+    expect(await exact.call("getMessage", { params: { id: "msg_1" } })).toEqual({
+      ok: true,
+      status: 200,
+      value: { kept: body },
+    });
+    expect(texts).toEqual([body]);
+    const plain = await createAdminClient({ baseUrl: base, token: TOKEN }).call("getMessage", {
+      params: { id: "msg_1" },
+    });
+    // The default, JSON.parse, rounds it: what the parser option is for.
+    expect(String(plain.ok && plain.value.payload.id)).toBe("9223372036854776000");
+  });
+
   it("check() refuses with the sender's own rules, naming the field", () => {
     const client = createAdminClient({ baseUrl: base, token: TOKEN });
     expect(client.check("listDeliveries", { query: { state: "lost" as never } })).toEqual({

@@ -1,4 +1,4 @@
-import type { Delivery } from "./api.js";
+import type { Delivery } from "./sender-api.js";
 
 const OUTCOMES = ["delivered", "failed", "pending"] as const;
 type Outcome = (typeof OUTCOMES)[number];

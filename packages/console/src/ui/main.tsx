@@ -1,8 +1,9 @@
 import { render } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { type Api, ApiError, appKind, createApi } from "./api.js";
+import { ApiError, appKind, type EventType } from "./api.js";
 import { useRoute } from "./hooks.js";
 import { ReceiverPage } from "./receiver.js";
+import { createReceiverApi, type ReceiverApi } from "./receiver-api.js";
 import {
   DeliveriesPage,
   DeliveryPage,
@@ -11,11 +12,18 @@ import {
   SubscriptionPage,
   SubscriptionsPage,
 } from "./sender.js";
+import { createSenderApi, type SenderApi } from "./sender-api.js";
 import { forgetToken, savedToken, saveToken } from "./session.js";
 import { ErrorNote } from "./ui.js";
 import "./styles.css";
 
 type AppKind = "sender" | "receiver";
+/** The API of the app this page came from. */
+type AppApi = { app: "sender"; api: SenderApi } | { app: "receiver"; api: ReceiverApi };
+
+function apiFor(app: AppKind, token: string): AppApi {
+  return app === "sender" ? { app, api: createSenderApi(token) } : { app, api: createReceiverApi(token) };
+}
 
 function Login({
   app,
@@ -38,10 +46,10 @@ function Login({
           e.preventDefault();
           setBusy(true);
           setError(null);
-          const api = createApi(token.trim());
+          const chosen = apiFor(app, token.trim());
           try {
-            if (app === "sender") await api.sender.subscriptions();
-            else await api.receiver.events({ limit: 1 });
+            if (chosen.app === "sender") await chosen.api.call("listSubscriptions", {});
+            else await chosen.api.events({ limit: 1 });
             saveToken(token.trim());
             onToken(token.trim());
           } catch (e) {
@@ -75,8 +83,15 @@ function Login({
   );
 }
 
-function Shell({ app, api, onLogout }: { app: AppKind; api: Api; onLogout: () => void }) {
+function Shell({ chosen, onLogout }: { chosen: AppApi; onLogout: () => void }) {
+  const { app } = chosen;
   const route = useRoute();
+  // The event types the app serves (its --spec document's), asked once: a webhook added there shows up here.
+  const [types, setTypes] = useState<EventType[]>([]);
+  const [typesError, setTypesError] = useState<string | null>(null);
+  useEffect(() => {
+    chosen.api.eventTypes().then(setTypes, (e: Error) => setTypesError(`Event types: ${e.message}`));
+  }, [chosen]);
   const [path, search] = route.split("?") as [string, string | undefined];
   const params = new URLSearchParams(search ?? "");
   const links: [string, string][] =
@@ -90,14 +105,18 @@ function Shell({ app, api, onLogout }: { app: AppKind; api: Api; onLogout: () =>
       : [["/", "Events"]];
   const segments = path.split("/").filter(Boolean);
   let page = null;
-  if (app === "receiver") page = <ReceiverPage api={api} />;
-  else if (segments[0] === "subscriptions" && segments[1])
-    page = <SubscriptionPage api={api} id={segments[1]} />;
-  else if (segments[0] === "subscriptions") page = <SubscriptionsPage api={api} />;
-  else if (segments[0] === "deliveries" && segments[1]) page = <DeliveryPage api={api} id={segments[1]} />;
-  else if (segments[0] === "deliveries") page = <DeliveriesPage api={api} params={params} />;
-  else if (segments[0] === "publish") page = <PublishPage api={api} />;
-  else page = <SenderOverview api={api} />;
+  if (chosen.app === "receiver") page = <ReceiverPage api={chosen.api} types={types} />;
+  else {
+    const api = chosen.api;
+    if (segments[0] === "subscriptions" && segments[1])
+      page = <SubscriptionPage api={api} id={segments[1]} types={types} />;
+    else if (segments[0] === "subscriptions") page = <SubscriptionsPage api={api} types={types} />;
+    else if (segments[0] === "deliveries" && segments[1])
+      page = <DeliveryPage api={api} id={segments[1]} types={types} />;
+    else if (segments[0] === "deliveries") page = <DeliveriesPage api={api} params={params} />;
+    else if (segments[0] === "publish") page = <PublishPage api={api} types={types} />;
+    else page = <SenderOverview api={api} />;
+  }
   useEffect(() => {
     document.title = `Plant Store ${app} console`;
   }, [app]);
@@ -123,6 +142,7 @@ function Shell({ app, api, onLogout }: { app: AppKind; api: Api; onLogout: () =>
         </button>
       </header>
       <main id="main" tabIndex={-1} key={path}>
+        <ErrorNote error={typesError} />
         {page}
       </main>
     </>
@@ -137,14 +157,13 @@ function Console() {
   useEffect(() => {
     appKind().then(setApp, (e: Error) => setError(e.message));
   }, []);
-  const api = useMemo(() => (token ? createApi(token) : null), [token]);
+  const chosen = useMemo(() => (app && token ? apiFor(app, token) : null), [app, token]);
   if (error) return <ErrorNote error={error} />;
   if (!app) return <p>Loading…</p>;
-  if (!api) return <Login app={app} onToken={setToken} notice={notice} />;
+  if (!chosen) return <Login app={app} onToken={setToken} notice={notice} />;
   return (
     <Shell
-      app={app}
-      api={api}
+      chosen={chosen}
       onLogout={() => {
         forgetToken();
         setNotice("Logged out.");

@@ -1,14 +1,16 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { type Api, ApiError, type ReceivedEvent } from "./api.js";
-import { eventTypes } from "./event-types.js";
+import { ApiError, type EventType } from "./api.js";
+import type { ReceivedEvent, ReceiverApi } from "./receiver-api.js";
 import { Health } from "./sender.js";
 import { Empty, ErrorNote, JsonText, TableWrap, Time } from "./ui.js";
 
 const PAGE = 25;
-const EVENT_TYPE_HEADER = "webhook-event-type";
 
-/** The receiver: store health, and its events, live from `/events/stream`, with older pages on demand. */
-export function ReceiverPage({ api }: { api: Api }) {
+/**
+ * The receiver: store health, and its events, live from `/events/stream`, with older pages on demand. The event
+ * type filter is the receiver's own (`GET /events?type=`); the live stream carries every type and is filtered here.
+ */
+export function ReceiverPage({ api, types }: { api: ReceiverApi; types: EventType[] }) {
   const [events, setEvents] = useState<ReceivedEvent[] | null>(null);
   const [older, setOlder] = useState<string | null>(null);
   const [live, setLive] = useState<string>("Connecting…");
@@ -16,22 +18,27 @@ export function ReceiverPage({ api }: { api: Api }) {
   const [selected, setSelected] = useState<number | null>(null);
   const [text, setText] = useState("");
   const [type, setType] = useState("");
-  const types = eventTypes();
 
   useEffect(() => {
     const controller = new AbortController();
+    setEvents(null);
     (async () => {
       try {
-        const first = await api.receiver.events({ limit: PAGE });
+        // The newest event of any type first, then the page of this type: the stream resumes after the former, so
+        // nothing stored between the two requests is missed (an event in both is shown once).
+        const newest = type ? ((await api.events({ limit: 1 })).data[0]?.seq ?? 0) : null;
+        const first = await api.events({ limit: PAGE, ...(type && { type }) });
         setEvents(first.data);
         setOlder(first.nextCursor);
-        await api.receiver.stream({
-          after: first.data[0]?.seq ?? 0, // from the first page on: nothing stored between the two requests is missed
+        await api.stream({
+          after: newest ?? first.data[0]?.seq ?? 0,
           signal: controller.signal,
-          onEvent: (event) =>
+          onEvent: (event) => {
+            if (type && event.type !== type) return;
             setEvents((current) =>
               current?.some((e) => e.seq === event.seq) ? current : [event, ...(current ?? [])],
-            ),
+            );
+          },
           onState: (state, why) =>
             setLive(
               state === "live"
@@ -47,22 +54,21 @@ export function ReceiverPage({ api }: { api: Api }) {
       }
     })();
     return () => controller.abort();
-  }, [api]);
+  }, [api, type]);
 
   const shown = useMemo(() => {
     const needle = text.trim().toLowerCase();
     return (events ?? []).filter(
       (e) =>
-        (!type || (e.headers[EVENT_TYPE_HEADER] ?? types[0]?.id) === type) &&
-        (!needle || e.webhookId.toLowerCase().includes(needle) || e.payload.toLowerCase().includes(needle)),
+        !needle || e.webhookId.toLowerCase().includes(needle) || e.payload.toLowerCase().includes(needle),
     );
-  }, [events, text, type]);
+  }, [events, text]);
   const current = events?.find((e) => e.seq === selected) ?? null;
 
   return (
     <>
       <h1>Receiver</h1>
-      <Health api={api} />
+      <Health check={api.health} />
       <section aria-labelledby="events">
         <h2 id="events">Events</h2>
         <p role="status" class="muted">
@@ -84,7 +90,7 @@ export function ReceiverPage({ api }: { api: Api }) {
               >
                 <option value="">any</option>
                 {types.map((t) => (
-                  <option key={t.id} value={t.id}>
+                  <option key={t.type} value={t.type}>
                     {t.name}
                   </option>
                 ))}
@@ -96,9 +102,12 @@ export function ReceiverPage({ api }: { api: Api }) {
           error ? null : (
             <p>Loading…</p>
           )
+        ) : events.length === 0 && type ? (
+          <Empty>No {nameOf(type, types)} events yet: choose "any" to see the others.</Empty>
         ) : events.length === 0 ? (
           <Empty>
-            No events yet: point a sender at this receiver's <code>/plant/webhook</code> (
+            No events yet: point a sender at this receiver's{" "}
+            <code>{types.map((t) => t.path).join(", ") || "/plant/webhook"}</code> (
             <code>plant-store subscriptions add &lt;url&gt;</code>), or send one with{" "}
             <code>plant-store send</code>. They appear here as they arrive.
           </Empty>
@@ -109,6 +118,7 @@ export function ReceiverPage({ api }: { api: Api }) {
             <thead>
               <tr>
                 <th scope="col">Seq</th>
+                <th scope="col">Type</th>
                 <th scope="col">Webhook id</th>
                 <th scope="col">Received</th>
                 <th scope="col">Payload</th>
@@ -127,6 +137,7 @@ export function ReceiverPage({ api }: { api: Api }) {
                       {e.seq}
                     </button>
                   </td>
+                  <td>{nameOf(e.type, types)}</td>
                   <td class="mono">{e.webhookId}</td>
                   <td>
                     <Time at={e.receivedAt} />
@@ -145,7 +156,7 @@ export function ReceiverPage({ api }: { api: Api }) {
             disabled={!older}
             onClick={async () => {
               try {
-                const page = await api.receiver.events({ limit: PAGE, cursor: older });
+                const page = await api.events({ limit: PAGE, cursor: older, ...(type && { type }) });
                 setEvents((current) => [...(current ?? []), ...page.data]);
                 setOlder(page.nextCursor);
               } catch (e) {
@@ -157,16 +168,25 @@ export function ReceiverPage({ api }: { api: Api }) {
           </button>
         </nav>
       </section>
-      {current && <EventDetail event={current} />}
+      {current && <EventDetail event={current} types={types} />}
     </>
   );
 }
 
-function EventDetail({ event }: { event: ReceivedEvent }) {
+/** An event type's name, or its id when the receiver does not serve it (any more). */
+function nameOf(type: string, types: EventType[]): string {
+  return types.find((t) => t.type === type)?.name ?? type;
+}
+
+function EventDetail({ event, types }: { event: ReceivedEvent; types: EventType[] }) {
   return (
     <section class="card" aria-labelledby="event-detail">
       <h2 id="event-detail">Event {event.seq}</h2>
       <dl class="facts">
+        <dt>Event type</dt>
+        <dd>
+          {nameOf(event.type, types)} <span class="muted mono">{event.type}</span>
+        </dd>
         <dt>Webhook id</dt>
         <dd class="mono">{event.webhookId}</dd>
         <dt>Received</dt>

@@ -1,15 +1,16 @@
 import { useState } from "preact/hooks";
+import type { EventType, Health as HealthState } from "./api.js";
+import { OutcomeChart } from "./chart.js";
+import { usePoll } from "./hooks.js";
 import {
-  type Api,
   type Attempt,
   DELIVERY_STATES,
   type Delivery,
   type Message,
+  type NewSubscription,
+  type SenderApi,
   type Subscription,
-} from "./api.js";
-import { OutcomeChart } from "./chart.js";
-import { eventTypes } from "./event-types.js";
-import { usePoll } from "./hooks.js";
+} from "./sender-api.js";
 import { Empty, ErrorNote, JsonText, Secret, StateBadge, TableWrap, Time, useAction } from "./ui.js";
 
 /** How often the live views ask again (only while the tab is visible). */
@@ -17,7 +18,7 @@ const POLL_MS = 2000;
 const HOUR_MS = 3_600_000;
 
 /** Overview: store health, deliveries by outcome over the last hour, and publishing. */
-export function SenderOverview({ api }: { api: Api }) {
+export function SenderOverview({ api }: { api: SenderApi }) {
   const [recent, setRecent] = useState<Delivery[] | null>(null);
   const [now, setNow] = useState(Date.now());
   const [error, setError] = useState<string | null>(null);
@@ -28,7 +29,9 @@ export function SenderOverview({ api }: { api: Api }) {
       let cursor: string | null = null;
       // Newest first: stop at the first page that reaches past the hour (at most 10 000 deliveries).
       for (let page = 0; page < 10; page++) {
-        const result = await api.sender.deliveries({ limit: 1000, cursor });
+        const result: { data: Delivery[]; nextCursor: string | null } = await api.call("listDeliveries", {
+          query: { limit: "1000", ...(cursor && { cursor }) },
+        });
         found.push(...result.data);
         const last = result.data.at(-1);
         cursor = result.nextCursor;
@@ -44,7 +47,7 @@ export function SenderOverview({ api }: { api: Api }) {
   return (
     <>
       <h1>Sender</h1>
-      <Health api={api} />
+      <Health check={api.health} />
       <section aria-labelledby="outcomes">
         <h2 id="outcomes">Last hour</h2>
         <ErrorNote error={error} />
@@ -63,10 +66,10 @@ export function SenderOverview({ api }: { api: Api }) {
   );
 }
 
-/** `/readyz` in words. */
-export function Health({ api }: { api: Api }) {
-  const [health, setHealth] = useState<{ ready: boolean; detail: string } | null>(null);
-  usePoll(async () => setHealth(await api.health()), POLL_MS * 5, []);
+/** `/readyz` in words (either app's: `check` asks it). */
+export function Health({ check }: { check: () => Promise<HealthState> }) {
+  const [health, setHealth] = useState<HealthState | null>(null);
+  usePoll(async () => setHealth(await check()), POLL_MS * 5, []);
   return (
     <section aria-labelledby="health">
       <h2 id="health">Store</h2>
@@ -82,13 +85,14 @@ export function Health({ api }: { api: Api }) {
 }
 
 /** Subscriptions: the list and a form to add one. */
-export function SubscriptionsPage({ api }: { api: Api }) {
+export function SubscriptionsPage({ api, types }: { api: SenderApi; types: EventType[] }) {
   const [list, setList] = useState<Subscription[] | null>(null);
   const [url, setUrl] = useState("");
   const [own, setOwn] = useState({ token: "", secret: "" });
-  const [created, setCreated] = useState<(Subscription & { token: string; secret: string }) | null>(null);
+  const [takes, setTakes] = useState<string[]>([]);
+  const [created, setCreated] = useState<NewSubscription | null>(null);
   const action = useAction();
-  const load = async () => setList((await api.sender.subscriptions()).data);
+  const load = async () => setList((await api.call("listSubscriptions", {})).data);
   usePoll(load, POLL_MS * 5, []);
   return (
     <>
@@ -99,14 +103,19 @@ export function SubscriptionsPage({ api }: { api: Api }) {
           e.preventDefault();
           void action.run(async () => {
             setCreated(
-              await api.sender.createSubscription({
-                url: url.trim(),
-                ...(own.token.trim() && { token: own.token.trim() }),
-                ...(own.secret.trim() && { secret: own.secret.trim() }),
+              await api.call("createSubscription", {
+                body: {
+                  url: url.trim(),
+                  ...(own.token.trim() && { token: own.token.trim() }),
+                  ...(own.secret.trim() && { secret: own.secret.trim() }),
+                  // None ticked: every type, also those added to the document later.
+                  eventTypes: takes.length > 0 ? takes : null,
+                },
               }),
             );
             setUrl("");
             setOwn({ token: "", secret: "" });
+            setTakes([]);
             await load();
           });
         }}
@@ -126,6 +135,27 @@ export function SubscriptionsPage({ api }: { api: Api }) {
             Add
           </button>
         </div>
+        {types.length > 1 && (
+          <fieldset>
+            <legend>Event types it receives (none ticked: every type, also ones added later)</legend>
+            {types.map((t) => (
+              <label key={t.type} class="check">
+                <input
+                  type="checkbox"
+                  checked={takes.includes(t.type)}
+                  onChange={(e) =>
+                    setTakes(
+                      (e.target as HTMLInputElement).checked
+                        ? [...takes, t.type]
+                        : takes.filter((x) => x !== t.type),
+                    )
+                  }
+                />{" "}
+                {t.name} <span class="muted mono">{t.type}</span>
+              </label>
+            ))}
+          </fieldset>
+        )}
         <details>
           <summary>The receiver already has a token and secret</summary>
           <p class="muted">Leave these empty to have new ones generated (shown once, below).</p>
@@ -176,6 +206,7 @@ export function SubscriptionsPage({ api }: { api: Api }) {
               <tr>
                 <th scope="col">Id</th>
                 <th scope="col">URL</th>
+                <th scope="col">Event types</th>
                 <th scope="col">State</th>
                 <th scope="col">Created</th>
               </tr>
@@ -187,6 +218,7 @@ export function SubscriptionsPage({ api }: { api: Api }) {
                     <a href={`#/subscriptions/${s.id}`}>{s.id}</a>
                   </td>
                   <td class="wrap">{s.url}</td>
+                  <td>{typeNames(s.eventTypes, types)}</td>
                   <td>
                     <StateBadge state={s.enabled ? "enabled" : "disabled"} />
                     {s.disabledReason && <span class="muted"> {s.disabledReason}</span>}
@@ -204,8 +236,14 @@ export function SubscriptionsPage({ api }: { api: Api }) {
   );
 }
 
+/** The event types a subscription receives, by name. */
+function typeNames(taken: readonly string[] | null, types: EventType[]): string {
+  if (taken === null) return "every type";
+  return taken.map((type) => types.find((t) => t.type === type)?.name ?? type).join(", ");
+}
+
 /** One subscription and what can be done to it. */
-export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
+export function SubscriptionPage({ api, id, types }: { api: SenderApi; id: string; types: EventType[] }) {
   const [sub, setSub] = useState<Subscription | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [url, setUrl] = useState<string | null>(null);
@@ -218,7 +256,7 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
   const action = useAction();
   const load = async () => {
     try {
-      setSub(await api.sender.subscription(id));
+      setSub(await api.call("getSubscription", { params: { id } }));
       setLoadError(null);
     } catch (e) {
       setLoadError((e as Error).message);
@@ -257,6 +295,8 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
           {sub.disabledAt && <Time at={sub.disabledAt} />}
           {sub.disabledReason && ")"}
         </dd>
+        <dt>Event types</dt>
+        <dd>{typeNames(sub.eventTypes, types)}</dd>
         <dt>Failing since</dt>
         <dd>
           <Time at={sub.failingSince} />
@@ -285,7 +325,10 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
           onSubmit={(e) => {
             e.preventDefault();
             void act("url", async () => {
-              await api.sender.changeUrl(sub.id, (url ?? sub.url).trim());
+              await api.call("updateSubscription", {
+                params: { id: sub.id },
+                body: { url: (url ?? sub.url).trim() },
+              });
               setUrl(null);
               return "The URL is changed.";
             });
@@ -311,7 +354,10 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
             onSubmit={(e) => {
               e.preventDefault();
               void act("disable", async () => {
-                await api.sender.disable(sub.id, reason.trim());
+                await api.call("disableSubscription", {
+                  params: { id: sub.id },
+                  body: reason.trim() ? { reason: reason.trim() } : {},
+                });
                 setReason("");
                 return "Disabled: nothing is delivered to it until it is enabled.";
               });
@@ -339,7 +385,7 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
               disabled={action.busy}
               onClick={() =>
                 void act("enable", async () => {
-                  await api.sender.enable(sub.id);
+                  await api.call("enableSubscription", { params: { id: sub.id } });
                   return "Enabled.";
                 })
               }
@@ -354,8 +400,11 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
           onSubmit={(e) => {
             e.preventDefault();
             void act("rotate", async () => {
-              const { secret } = await api.sender.rotateSecret(sub.id, Number(grace));
-              setShown({ label: "New signing secret", value: secret });
+              const rotated = await api.call("rotateCredential", {
+                params: { id: sub.id },
+                body: { kind: "secret", graceSeconds: Number(grace) },
+              });
+              if ("secret" in rotated) setShown({ label: "New signing secret", value: rotated.secret });
               return `New secret made; the old one still signs for ${grace} seconds.`;
             });
           }}
@@ -380,8 +429,11 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
             disabled={action.busy}
             onClick={() =>
               void act("rotate", async () => {
-                const { token } = await api.sender.rotateToken(sub.id);
-                setShown({ label: "New bearer token", value: token });
+                const rotated = await api.call("rotateCredential", {
+                  params: { id: sub.id },
+                  body: { kind: "token" },
+                });
+                if ("token" in rotated) setShown({ label: "New bearer token", value: rotated.token });
                 return "New token made; it replaces the old one at once.";
               })
             }
@@ -396,7 +448,10 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
             e.preventDefault();
             void act("recover", async () => {
               const iso = new Date(since).toISOString();
-              const { requeued } = await api.sender.recover(sub.id, iso);
+              const { requeued } = await api.call("recoverSubscription", {
+                params: { id: sub.id },
+                body: { since: iso },
+              });
               return `${requeued} failed deliveries since ${iso} are queued again.`;
             });
           }}
@@ -421,13 +476,13 @@ export function SubscriptionPage({ api, id }: { api: Api; id: string }) {
 }
 
 /** Deliveries with filters and cursor pages, updated live. */
-export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchParams }) {
-  const types = eventTypes();
+// GET /deliveries filters by state, subscription and message, not by event type (its query schema has no such
+// field): a delivery's type is its message's, shown on the delivery's page.
+export function DeliveriesPage({ api, params }: { api: SenderApi; params: URLSearchParams }) {
   const filter = {
-    state: params.get("state") ?? "",
+    state: DELIVERY_STATES.find((state) => state === params.get("state")),
     subscriptionId: params.get("subscriptionId") ?? "",
     messageId: params.get("messageId") ?? "",
-    type: params.get("type") ?? "",
   };
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [page, setPage] = useState<{ data: Delivery[]; nextCursor: string | null } | null>(null);
@@ -439,13 +494,14 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
     async () => {
       try {
         setPage(
-          await api.sender.deliveries({
-            state: filter.state,
-            subscriptionId: filter.subscriptionId,
-            messageId: filter.messageId,
-            ...(filter.type && { type: filter.type }),
-            limit: 25,
-            cursor,
+          await api.call("listDeliveries", {
+            query: {
+              ...(filter.state && { state: filter.state }),
+              ...(filter.subscriptionId && { subscriptionId: filter.subscriptionId }),
+              ...(filter.messageId && { messageId: filter.messageId }),
+              ...(cursor && { cursor }),
+              limit: "25",
+            },
           }),
         );
         setError(null);
@@ -456,7 +512,7 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
     POLL_MS,
     [key, cursor],
   );
-  usePoll(async () => setSubs((await api.sender.subscriptions()).data), POLL_MS * 15, []);
+  usePoll(async () => setSubs((await api.call("listSubscriptions", {})).data), POLL_MS * 15, []);
   const setFilter = (name: string, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
@@ -473,7 +529,7 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
           <label for="f-state">State</label>
           <select
             id="f-state"
-            value={filter.state}
+            value={filter.state ?? ""}
             onChange={(e) => setFilter("state", (e.target as HTMLSelectElement).value)}
           >
             <option value="">any</option>
@@ -499,23 +555,6 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
             ))}
           </select>
         </div>
-        {types.length > 1 && (
-          <div>
-            <label for="f-type">Event type</label>
-            <select
-              id="f-type"
-              value={filter.type}
-              onChange={(e) => setFilter("type", (e.target as HTMLSelectElement).value)}
-            >
-              <option value="">any</option>
-              {types.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
         <div>
           <label for="f-message">Message id</label>
           <input
@@ -601,7 +640,7 @@ function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
 }
 
 /** One delivery: its message, its attempts (live), and resend. */
-export function DeliveryPage({ api, id }: { api: Api; id: string }) {
+export function DeliveryPage({ api, id, types }: { api: SenderApi; id: string; types: EventType[] }) {
   const [delivery, setDelivery] = useState<Delivery | null>(null);
   const [attempts, setAttempts] = useState<Attempt[]>([]);
   const [message, setMessage] = useState<Message | null>(null);
@@ -611,10 +650,10 @@ export function DeliveryPage({ api, id }: { api: Api; id: string }) {
   usePoll(
     async () => {
       try {
-        const found = await api.sender.delivery(id);
+        const found = await api.call("getDelivery", { params: { id } });
         setDelivery(found);
-        setAttempts((await api.sender.attempts(id)).data);
-        if (!message || message.id !== found.messageId) setMessage(await api.sender.message(found.messageId));
+        setAttempts((await api.call("listAttempts", { params: { id } })).data);
+        if (!message || message.id !== found.messageId) setMessage(await api.message(found.messageId));
         setError(null);
       } catch (e) {
         setError((e as Error).message);
@@ -639,6 +678,8 @@ export function DeliveryPage({ api, id }: { api: Api; id: string }) {
         </dd>
         <dt>Message</dt>
         <dd class="mono">{delivery.messageId}</dd>
+        <dt>Event type</dt>
+        <dd>{message ? typeNames([message.eventType], types) : "…"}</dd>
         <dt>Next attempt</dt>
         <dd>{delivery.state === "pending" ? <Time at={delivery.dueAt} /> : "—"}</dd>
         <dt>Finished</dt>
@@ -652,7 +693,7 @@ export function DeliveryPage({ api, id }: { api: Api; id: string }) {
           disabled={action.busy}
           onClick={() =>
             void action.run(async () => {
-              const again = await api.sender.resend(String(delivery.id));
+              const again = await api.call("resendDelivery", { params: { id: String(delivery.id) } });
               setDelivery(again);
               setDone("Queued again: the worker sends it now.");
             })
@@ -710,13 +751,20 @@ export function DeliveryPage({ api, id }: { api: Api; id: string }) {
   );
 }
 
-/** Publishes one event, as typed. */
-export function PublishPage({ api }: { api: Api }) {
-  const [payload, setPayload] = useState(
-    '{\n  "id": 9007199254740993,\n  "name": "Monstera deliciosa",\n  "tag": "tropical"\n}',
-  );
+/** An event type's first example as JSON text to start from (the document's example, re-printed). */
+function exampleOf(type: EventType | undefined): string {
+  const example = type?.examples[0];
+  return example ? JSON.stringify(example.value, null, 2) : "{}";
+}
+
+/** Publishes one event of a type the sender publishes, as typed. */
+export function PublishPage({ api, types }: { api: SenderApi; types: EventType[] }) {
+  const [chosen, setChosen] = useState<string | null>(null);
+  const type = types.find((t) => t.type === chosen) ?? types[0];
+  const [payload, setPayload] = useState<string | null>(null);
   const [result, setResult] = useState<string | null>(null);
   const action = useAction();
+  const text = payload ?? exampleOf(type);
   return (
     <>
       <h1>Publish an event</h1>
@@ -725,18 +773,41 @@ export function PublishPage({ api }: { api: Api }) {
         onSubmit={(e) => {
           e.preventDefault();
           void action.run(async () => {
-            const published = await api.sender.publish(payload);
+            const published = await api.call("publishEvent", {
+              body: text,
+              query: type ? { type: type.type } : {},
+            });
             setResult(
               `Published ${published.messageId}: ${published.deliveries} ${published.deliveries === 1 ? "delivery" : "deliveries"}${published.duplicate ? " (a duplicate of an earlier publish)" : ""}.`,
             );
           });
         }}
       >
-        <label for="payload">New Plant payload (JSON; sent exactly as typed)</label>
+        {types.length > 1 && (
+          <>
+            <label for="publish-type">Event type</label>
+            <select
+              id="publish-type"
+              value={type?.type}
+              onChange={(e) => {
+                setChosen((e.target as HTMLSelectElement).value);
+                setPayload(null); // start from the new type's example
+                setResult(null);
+              }}
+            >
+              {types.map((t) => (
+                <option key={t.type} value={t.type}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+        <label for="payload">{type?.name ?? "Event"} payload (JSON; sent exactly as typed)</label>
         <textarea
           id="payload"
           rows={8}
-          value={payload}
+          value={text}
           onInput={(e) => setPayload((e.target as HTMLTextAreaElement).value)}
         />
         <button type="submit" disabled={action.busy}>

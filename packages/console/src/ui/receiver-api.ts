@@ -1,0 +1,151 @@
+// The receiver's admin endpoints (apps/receiver/src/admin.ts): GET /events, GET /events/stream, GET /event-types,
+// and /readyz. They are not in @plant-store/admin-api, whose table is what the sender registers; the receiver
+// serves them by hand over node:http, so a table there would describe them a second time with nothing holding the
+// receiver to it (docs/decisions.md, 2026-11-25). Where an answer is the sender's too — the catalog entries of
+// /event-types, app-kit's /readyz — its type comes from admin-api.
+import type { AdminAnswer } from "@plant-store/admin-api";
+import { ApiError, type EventType, type Health, healthOf, UNREACHABLE } from "./api.js";
+import { parseKeepingRaw, rawOf } from "./raw-json.js";
+
+/** A stored event; `payload` is the exact JSON text received (int64 ids keep every digit). */
+export interface ReceivedEvent {
+  seq: number;
+  /** Its event type (an operationId of the document the receiver serves). */
+  type: string;
+  webhookId: string;
+  receivedAt: string;
+  processedAt: string | null;
+  headers: Record<string, string>;
+  payload: string;
+}
+
+/** A page of `GET /events`, newest first. */
+export interface EventPage {
+  data: ReceivedEvent[];
+  nextCursor: string | null;
+}
+
+/** What an error body says, or a sentence for an answer without one. */
+async function failure(response: Response): Promise<ApiError> {
+  const text = await response.text();
+  try {
+    const body = JSON.parse(text) as { message?: unknown };
+    if (typeof body.message === "string") return new ApiError(response.status, body.message);
+  } catch {
+    // not JSON: described below
+  }
+  return new ApiError(
+    response.status,
+    `The receiver answered ${response.status} ${response.statusText}.`.trim(),
+  );
+}
+
+function query(params: Record<string, string | number | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== null && value !== undefined && value !== "") search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+function withRawPayload(event: ReceivedEvent): ReceivedEvent {
+  return { ...event, payload: rawOf(event, "payload") ?? "" };
+}
+
+/**
+ * The admin endpoints of the receiver this page came from, authorized with `token` (Authorization header only).
+ *
+ * @example
+ * ```ts
+ * const api = createReceiverApi("psk_…");
+ * const { data } = await api.events({ limit: 25, type: "plantSold" });
+ * ```
+ */
+export function createReceiverApi(token: string) {
+  async function get(path: string): Promise<string> {
+    let response: Response;
+    try {
+      response = await fetch(path, {
+        headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+        cache: "no-store",
+      });
+    } catch {
+      throw new ApiError(0, UNREACHABLE);
+    }
+    if (!response.ok) throw await failure(response);
+    return response.text();
+  }
+
+  return {
+    /** A page of stored events, newest first; `type` keeps only that event type (filtered by the receiver). */
+    async events(filter: { limit?: number; cursor?: string | null; type?: string }): Promise<EventPage> {
+      const parsed = parseKeepingRaw(await get(`/events${query(filter)}`)) as EventPage;
+      return { data: parsed.data.map(withRawPayload), nextCursor: parsed.nextCursor };
+    },
+    /** The webhooks this receiver serves (its `--spec` document's, less those `--events` leaves out). */
+    eventTypes: async (): Promise<EventType[]> =>
+      (JSON.parse(await get("/event-types")) as AdminAnswer<"listEventTypes">).data,
+    /** `/readyz` (public): whether the store takes writes, and why not. */
+    async health(): Promise<Health> {
+      const response = await fetch("/readyz", { cache: "no-store" }).catch(() => null);
+      if (!response) return healthOf(new ApiError(0, UNREACHABLE));
+      if (!response.ok) return healthOf(await failure(response));
+      return healthOf((await response.json()) as AdminAnswer<"ready">);
+    },
+    /**
+     * Follows `/events/stream` (with fetch: EventSource cannot send the Authorization header), resuming after the
+     * last event seen when the connection drops, until `signal` aborts.
+     */
+    async stream(options: {
+      after: number | null;
+      signal: AbortSignal;
+      onEvent: (event: ReceivedEvent) => void;
+      onState: (state: "live" | "reconnecting", why?: string) => void;
+    }): Promise<void> {
+      let after = options.after;
+      while (!options.signal.aborted) {
+        try {
+          const response = await fetch(`/events/stream${query({ after })}`, {
+            headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" },
+            signal: options.signal,
+            cache: "no-store",
+          });
+          if (!response.ok || !response.body) throw await failure(response);
+          options.onState("live");
+          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+          let buffer = "";
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buffer += value;
+            let end = buffer.indexOf("\n\n");
+            while (end >= 0) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              const data = block
+                .split("\n")
+                .filter((line) => line.startsWith("data: "))
+                .map((line) => line.slice(6))
+                .join("\n");
+              if (data && !block.split("\n").includes("event: error")) {
+                const event = withRawPayload(parseKeepingRaw(data) as ReceivedEvent);
+                after = event.seq;
+                options.onEvent(event);
+              }
+              end = buffer.indexOf("\n\n");
+            }
+          }
+          options.onState("reconnecting", "The stream ended.");
+        } catch (error) {
+          if (options.signal.aborted) return;
+          if (error instanceof ApiError && (error.status === 401 || error.status === 404)) throw error;
+          options.onState("reconnecting", (error as Error).message);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    },
+  };
+}
+
+export type ReceiverApi = ReturnType<typeof createReceiverApi>;
