@@ -19,20 +19,26 @@ const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const token = createToken();
 const secret = createSecret();
 const dir = mkdtempSync(join(tmpdir(), "plant-store-receiver-bench-"));
+// BENCH_NODE_FLAGS="--single-threaded --predictable-gc-schedule" takes V8's background compiler and GC timing out
+// of the counts (the sender's harness does; see BENCH-instructions.md for why the spread matters).
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 const receiver = (db) => ({
   command: process.execPath,
-  args: [here("../dist/bin.js"), "--port", "0", "--db", db],
+  args: [...nodeFlags, here("../dist/bin.js"), "--port", "0", "--db", db],
   env: { PLANT_STORE_TOKEN: token, PLANT_STORE_WEBHOOK_SECRET: secret, PLANT_STORE_LOG_LEVEL: "info" },
 });
 
 const TARGETS = {
   bare: [
     "bare node:http (reads the body, answers 200)",
-    { command: process.execPath, args: [here("bare-server.mjs")] },
+    { command: process.execPath, args: [...nodeFlags, here("bare-server.mjs")] },
   ],
   fastify: [
     "Fastify + ajv + `standardwebhooks` verify + bearer + dedup (in memory): the peer",
-    { command: process.execPath, args: [here("fastify-peer.mjs"), token, secret, "standardwebhooks"] },
+    {
+      command: process.execPath,
+      args: [...nodeFlags, here("fastify-peer.mjs"), token, secret, "standardwebhooks"],
+    },
   ],
   memory: ["plant-store-receiver, `--db :memory:`, log line", receiver(":memory:")],
   sqlite: [
