@@ -1,7 +1,8 @@
 /**
  * The SQLite outbox statements whose plans matter; the 1M-row test EXPLAINs these exact texts.
- * SQLite has one writer, so a claim is this SELECT plus an UPDATE per row in one IMMEDIATE
- * transaction — no other connection can take the same rows in between.
+ * SQLite has one writer, so a claim is a SELECT of the due rows and one UPDATE leasing the picked ones in one
+ * IMMEDIATE transaction — no other connection can take the same rows in between. A turn's outcomes are one SELECT
+ * of their leases, one multi-row INSERT of attempts and one multi-row UPDATE of deliveries.
  */
 
 /**
@@ -23,10 +24,6 @@ ORDER BY d.due_at, d.id LIMIT ?`;
 export const FAIL_DISABLED = `UPDATE deliveries SET state = 'failed', due_at = ?, lease_owner = NULL, lease_token = NULL,
   last_error = ?, finished_at = ?, updated_at = ? WHERE id = ?`;
 
-/** Params: lease expiry, worker id, lease token, now, delivery id. */
-export const LEASE_ONE = `UPDATE deliveries SET state = 'leased', due_at = ?, lease_owner = ?, lease_token = ?, updated_at = ?
-WHERE id = ?`;
-
 /** What a worker needs of a claimed delivery's subscription: read once per subscription per claim. Param: its id. */
 export const CLAIMED_SUBSCRIPTION = "SELECT id, url, token, secrets, signing FROM subscriptions WHERE id = ?";
 
@@ -36,3 +33,54 @@ export const STATE_COUNTS = "SELECT state, n FROM delivery_counts";
 /** The longest-waiting claimable row. Param: now. */
 export const OLDEST_DUE = `SELECT due_at FROM deliveries WHERE state IN ('pending', 'leased') AND due_at <= ?
 ORDER BY due_at, id LIMIT 1`;
+
+/**
+ * The leased rows a turn's outcomes name, with their subscription's state, by primary key. Param: the delivery ids
+ * (JSON array). The lease tokens are compared by the caller, so a lost lease fails alone.
+ */
+export const LEASED_ROWS = `SELECT d.id, d.lease_token, d.subscription_id, d.attempts, d.due_at, d.lease_owner, d.last_status,
+  d.last_error, s.enabled, s.failing_since
+FROM json_each(?) j JOIN deliveries d ON d.id = j.value JOIN subscriptions s ON s.id = d.subscription_id
+WHERE d.state = 'leased'`;
+
+const rowsOf = (rows: number, width: number) =>
+  Array.from({ length: rows }, () => `(${Array(width).fill("?").join(", ")})`).join(", ");
+
+/** The text of a multi-row statement, built once per row count (the same string object hashes once in the cache). */
+function bySize(build: (rows: number) => string): (rows: number) => string {
+  const texts: string[] = [];
+  return (rows) => {
+    let text = texts[rows];
+    if (text === undefined) texts[rows] = text = build(rows);
+    return text;
+  };
+}
+
+/**
+ * One INSERT of `rows` attempts. Params per row: delivery id, attempt number, attempted at, status, latency,
+ * response body, error, worker id.
+ */
+export const insertAttemptsSql = bySize(
+  (rows) => `INSERT INTO delivery_attempts
+  (delivery_id, attempt, attempted_at, status, latency_ms, response_body, error, worker_id) VALUES ${rowsOf(rows, 8)}`,
+);
+
+/**
+ * One UPDATE of `rows` deliveries to the values their outcomes computed; the lease is kept only by a delivery that
+ * stays leased (an attempt logged mid-lease). Params per row: id, state, due at, attempts, last status, last error,
+ * finished at, now.
+ */
+export const updateDeliveriesSql = bySize(
+  (rows) => `UPDATE deliveries SET state = v.column2, due_at = v.column3,
+  attempts = v.column4, last_status = v.column5, last_error = v.column6, finished_at = v.column7, updated_at = v.column8,
+  lease_owner = CASE WHEN v.column2 = 'leased' THEN lease_owner END,
+  lease_token = CASE WHEN v.column2 = 'leased' THEN lease_token END
+FROM (VALUES ${rowsOf(rows, 8)}) AS v WHERE deliveries.id = v.column1`,
+);
+
+/** A subscription's failure streak after a turn's outcomes. Params: failing since (or NULL), id. */
+export const SET_FAILING_SINCE = "UPDATE subscriptions SET failing_since = ? WHERE id = ?";
+
+/** Leases the picked rows in one statement. Params: lease expiry, worker id, lease token, now, ids (JSON array). */
+export const LEASE_MANY = `UPDATE deliveries SET state = 'leased', due_at = ?, lease_owner = ?, lease_token = ?, updated_at = ?
+WHERE id IN (SELECT value FROM json_each(?))`;
