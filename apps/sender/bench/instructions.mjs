@@ -1,14 +1,14 @@
 // Instructions per delivery of the RUNNING sender, counted with callgrind (bench/callgrind.mjs at the repository root):
-//   pnpm build && pnpm --filter @plant-store/sender bench:instructions
-// BENCH_UNITS (default 1000): deliveries of the small run (the large one makes 3×), after BENCH_WARM (default 1000);
+//   pnpm build && pnpm --filter @plant-store/sender bench:instructions      (also the second half of `pnpm bench`)
+// BENCH_UNITS (default 1000): deliveries of the small run (the large one makes 3×), after BENCH_WARM (default 2000);
 // BENCH_TARGETS: a comma-separated subset of the targets below; PLANT_STORE_BENCH_PG_URL (or
 // PLANT_STORE_TEST_PG_URL's server) adds the PostgreSQL targets.
 // Every target is one process under callgrind (bench/counted.mjs); the sink is a bare node:http server in another
 // process, and events are published by bench/fill.mjs in a third before the counted run starts (not counted).
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { countPerUnit, kilo } from "../../../bench/callgrind.mjs";
@@ -16,7 +16,7 @@ import { fill } from "./fill.mjs";
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const UNITS = Number(process.env.BENCH_UNITS ?? 1000);
-const WARM = Number(process.env.BENCH_WARM ?? 1000);
+const WARM = Number(process.env.BENCH_WARM ?? 2000);
 const only = process.env.BENCH_TARGETS?.split(",").map((s) => s.trim());
 // The bench's own database (dropped and created for every run): PLANT_STORE_BENCH_PG_URL as given, or
 // plant_store_bench on PLANT_STORE_TEST_PG_URL's server.
@@ -137,11 +137,14 @@ const table = ["| per delivery | instructions | ÷ raw request |", "| --- | ---:
   "\n",
 );
 console.log(table);
+// A full run replaces the table between the markers of BENCH-instructions.md; the text around it is kept.
 if (!only) {
-  const node = process.version;
-  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"]).toString().trim();
+  const file = here("../BENCH-instructions.md");
+  const [start, end] = ["<!-- bench:instructions -->", "<!-- /bench:instructions -->"];
+  const page = readFileSync(file, "utf8");
+  const stamp = `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores, ${UNITS.toLocaleString("en-US")} deliveries counted (runs of ${(WARM + UNITS).toLocaleString("en-US")} and ${(WARM + 3 * UNITS).toLocaleString("en-US")}), ${nodeFlags.join(" ") || "no node flags"}`;
   writeFileSync(
-    here("../BENCH-instructions.md.table"),
-    `<!-- ${new Date().toISOString().slice(0, 10)}, ${node}, ${commit}, units ${UNITS}, warm ${WARM} -->\n${table}\n`,
+    file,
+    `${page.slice(0, page.indexOf(start) + start.length)}\nLast full run: ${stamp}.\n\n${table}\n${page.slice(page.indexOf(end))}`,
   );
 }

@@ -63,7 +63,7 @@ WITH candidates AS (
   RETURNING d.id, d.message_id, d.subscription_id, due.due_at AS was_due, due.attempts
 )
 SELECT l.id, l.was_due, l.attempts, m.id AS message_id, m.event_type, m.body, m.created_at,
-       sub.id AS subscription_id, sub.url, sub.token, sub.secrets, sub.signing
+       sub.id AS subscription_id, sub.url, sub.token, sub.secrets::text AS secrets, sub.signing
 FROM leased l
 JOIN ${s}.messages m ON m.id = l.message_id
 JOIN ${s}.subscriptions sub ON sub.id = l.subscription_id
@@ -74,7 +74,7 @@ ORDER BY l.was_due, l.id`;
  * in order) checks its lease, moves the delivery's state and logs its attempt; each subscription's failure streak
  * moves once, by the net effect of its outcomes in order (an `ok` clears it, a `fail` starts it at its time if there
  * is none), and only where it changes. Returns the ordinal (1-based) of each outcome whose lease held: the others
- * were lost. The same rules as `nextRow` and `netStreaks` in shared/outcomes.ts, which SQLite runs in JS.
+ * were lost. The same rules as `transitionOf` and `netStreaks` in shared/outcomes.ts, which SQLite runs in JS.
  * Params (arrays, one element per outcome): $1 id, $2 lease token, $3 outcome (attempt = log only | delivered |
  * retry | failed | release), $4 next due, $5 has attempt, $6 attempted at (now without one), $7 status, $8 latency,
  * $9 response, $10 error, $11 reason; $12 now.

@@ -37,7 +37,8 @@ interface ClaimRow {
   subscription_id: string;
   url: string;
   token: string;
-  secrets: StoredSecret[];
+  /** jsonb as text: parsed once per subscription of the claim, not once per row. */
+  secrets: string;
   signing: SigningScheme;
 }
 
@@ -300,7 +301,7 @@ function subscriptionReader(ctx: PgContext, at: number) {
         id: r.subscription_id,
         url: r.url,
         token: ctx.box.open(r.token, `${r.subscription_id}:token`),
-        secrets: activeSecretsOf(ctx.box, r.subscription_id, r.secrets, at),
+        secrets: activeSecretsOf(ctx.box, r.subscription_id, JSON.parse(r.secrets) as StoredSecret[], at),
         signing: r.signing,
       };
       subscriptions.set(r.subscription_id, subscription);

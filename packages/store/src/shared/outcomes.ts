@@ -56,57 +56,45 @@ export type StreakEffect = "ok" | "fail" | "none";
 export const streakOf = (kind: OutcomeKind): StreakEffect =>
   kind === "delivered" ? "ok" : kind === "retry" || kind === "failed" ? "fail" : "none";
 
-/** The leased row an outcome applies to, as the recorder read it. */
-export interface LeasedRow {
-  attempts: number;
-  dueAt: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  enabled: boolean;
-}
-
-/** A delivery's columns after an outcome. */
-export interface NextRow {
+/**
+ * What an outcome writes to its delivery. `null` keeps a column as it is: `dueAt` (an attempt logged mid-lease keeps
+ * the lease's expiry) and `error` when nothing was attempted and no reason given; `counted` adds one to `attempts`
+ * and sets `last_status` to `status`.
+ */
+export interface Transition {
   state: DeliveryState;
-  dueAt: number;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
+  dueAt: number | null;
+  counted: boolean;
+  status: number | null;
+  error: string | null;
   finishedAt: number | null;
 }
 
 /**
- * The delivery after `outcome`, at `now`: the lease rules in one place for SQLite (PostgreSQL's `finishManySql`
- * states the same rules in SQL; the conformance suite holds both to them). A retry or a handed-back lease of a
- * disabled subscription fails instead: it would never be claimed usefully again.
+ * The transition `outcome` makes at `now`, its subscription `enabled` or not: the lease rules in one place for
+ * SQLite (PostgreSQL's `finishManySql` states the same rules in SQL; the conformance suite holds both to them). A
+ * retry or a handed-back lease of a disabled subscription fails instead: it would never be claimed usefully again.
  *
  * @example
  * ```ts
- * nextRow(outcome, row, Date.now()); // { state: "pending", dueAt: outcome.nextAt, attempts: 1, … }
+ * transitionOf(outcome, true, Date.now()); // { state: "pending", dueAt: outcome.nextAt, counted: true, … }
  * ```
  */
-export function nextRow(outcome: Outcome, row: LeasedRow, now: number): NextRow {
+export function transitionOf(outcome: Outcome, enabled: boolean, now: number): Transition {
   const { kind, attempt } = outcome;
-  const attempts = row.attempts + (attempt ? 1 : 0);
-  const lastStatus = attempt ? attempt.status : row.lastStatus;
+  const counted = attempt !== undefined;
+  const status = attempt ? attempt.status : null;
   if (kind === "attempt") {
-    return {
-      state: "leased",
-      dueAt: row.dueAt,
-      attempts,
-      lastStatus,
-      lastError: attempt?.error ?? null,
-      finishedAt: null,
-    };
+    return { state: "leased", dueAt: null, counted, status, error: attempt?.error ?? null, finishedAt: null };
   }
-  if ((kind === "retry" || kind === "release") && !row.enabled) {
-    return { state: "failed", dueAt: now, attempts, lastStatus, lastError: DISABLED_REASON, finishedAt: now };
+  if ((kind === "retry" || kind === "release") && !enabled) {
+    return { state: "failed", dueAt: now, counted, status, error: DISABLED_REASON, finishedAt: now };
   }
-  const lastError = outcome.reason ?? (attempt ? attempt.error : row.lastError);
+  const error = outcome.reason ?? (attempt ? attempt.error : null);
   if (kind === "retry" || kind === "release") {
-    return { state: "pending", dueAt: outcome.nextAt, attempts, lastStatus, lastError, finishedAt: null };
+    return { state: "pending", dueAt: outcome.nextAt, counted, status, error, finishedAt: null };
   }
-  return { state: kind, dueAt: now, attempts, lastStatus, lastError, finishedAt: now };
+  return { state: kind, dueAt: now, counted, status, error, finishedAt: now };
 }
 
 /**

@@ -10,10 +10,12 @@ import {
 import {
   CLAIM_DUE,
   CLAIMED_SUBSCRIPTION,
+  HELD_LEASES,
+  insertAttemptsSql,
   LEASE_MANY,
-  LEASED_ROWS,
   OLDEST_DUE,
   STATE_COUNTS,
+  SUBSCRIPTION_STATES,
   updateDeliveriesSql,
 } from "../../src/sqlite/outbox-sql.js";
 import type { TestBackend } from "../support/backends.js";
@@ -79,27 +81,27 @@ export function backlogConformance(backend: () => TestBackend): void {
         expect(await b.explain(LEASE_MANY, [NOW, "w", "t", NOW, "[1,2]"])).toMatch(
           /SEARCH deliveries USING INTEGER PRIMARY KEY/,
         );
-        const leased = await b.explain(LEASED_ROWS, ["[1,2]"]);
-        expect(leased).toMatch(/SEARCH d USING INTEGER PRIMARY KEY/);
-        expect(leased).not.toMatch(/\bSCAN (?!j\b)/);
-        const update = await b.explain(updateDeliveriesSql(2), [
+        const held = await b.explain(HELD_LEASES, ['[[1,"t"],[2,"t"]]']);
+        expect(held).toMatch(/SEARCH d USING INTEGER PRIMARY KEY/);
+        expect(held).not.toMatch(/\bSCAN (?!j\b)/);
+        expect(await b.explain(SUBSCRIPTION_STATES, ['["sub_bulk_1"]'])).not.toMatch(/\bSCAN subscriptions/);
+        const row = (id: number) => [id, "delivered", NOW, 1, 200, null, NOW, NOW];
+        const insert = await b.explain(insertAttemptsSql(2), [
           1,
-          "delivered",
           NOW,
-          1,
           200,
+          1,
           null,
-          NOW,
-          NOW,
+          null,
           2,
-          "delivered",
           NOW,
-          1,
           200,
+          1,
           null,
-          NOW,
-          NOW,
+          null,
         ]);
+        expect(insert).toMatch(/SEARCH d USING INTEGER PRIMARY KEY/);
+        const update = await b.explain(updateDeliveriesSql(2), [...row(1), ...row(2)]);
         expect(update).toMatch(/SEARCH deliveries USING INTEGER PRIMARY KEY/);
         expect(update).not.toMatch(/\bSCAN deliveries/);
         expect(claim).toMatch(/SEARCH m USING INDEX sqlite_autoindex_messages_1 \(id=\?\)/);
