@@ -3,6 +3,7 @@ import { getPackages } from "@manypkg/get-packages";
 import { covers, pendingBumps, releasePlan } from "./changesets.mjs";
 import { classifyChanges, highestLevel } from "./classify.mjs";
 import { loadContracts } from "./config.mjs";
+import { breakingDependents } from "./dependents.mjs";
 import { readDocument } from "./documents.mjs";
 import { requiredBump } from "./required-bump.mjs";
 
@@ -24,12 +25,15 @@ import { requiredBump } from "./required-bump.mjs";
  * @typedef {object} GateResult
  * @property {boolean} ok
  * @property {ContractResult[]} results
+ * @property {import("./dependents.mjs").DependentProblem[]} dependents packages that depend on a breaking release
+ *   and whose pending changesets do not make their own release breaking
  * @property {Awaited<ReturnType<typeof releasePlan>>} plan what `changeset version` would release now
  */
 
 /**
  * Runs the contract gate: each document against its baseline, the changes classified, the bump they need
- * compared with the pending changesets, and `info.version` with the package's version.
+ * compared with the pending changesets, and `info.version` with the package's version; then the release plan:
+ * every package that depends on a breaking release must be released as breaking too ({@link breakingDependents}).
  *
  * @param {string} root repository root
  * @returns {Promise<GateResult>}
@@ -93,7 +97,24 @@ export async function checkContracts(root) {
       }
     }
   }
-  return { ok: results.every((r) => r.problems.length === 0), results, plan };
+  const names = new Set(packages.map((p) => p.packageJson.name));
+  const workspace = packages.map(({ packageJson }) => {
+    const { dependencies = {}, peerDependencies = {}, optionalDependencies = {} } = packageJson;
+    const used = Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies });
+    return {
+      name: packageJson.name,
+      version: packageJson.version,
+      private: packageJson.private === true,
+      dependsOn: used.filter((name) => names.has(name)),
+    };
+  });
+  const dependents = breakingDependents(workspace, plan, bumps);
+  return {
+    ok: results.every((r) => r.problems.length === 0) && dependents.length === 0,
+    results,
+    dependents,
+    plan,
+  };
 }
 
 const kindOf = { breaking: "breaking", minor: "additive", patch: "documentation-only" };

@@ -34,6 +34,33 @@ export function formatReport(result, { verbose = false } = {}) {
       }
     }
   }
+  if (result.dependents.length > 0) {
+    lines.push("contract gate: releases of the packages that depend on a breaking release: FAILED");
+    /** @type {Map<string, import("./dependents.mjs").DependentProblem[]>} */
+    const byRelease = new Map();
+    for (const d of result.dependents) {
+      byRelease.set(d.release.name, [...(byRelease.get(d.release.name) ?? []), d]);
+    }
+    for (const [name, dependents] of byRelease) {
+      const { oldVersion, newVersion } = /** @type {import("./dependents.mjs").DependentProblem} */ (
+        dependents[0]
+      ).release;
+      lines.push(
+        `  ${name} ${oldVersion} → ${newVersion} is a breaking release (^${oldVersion} does not take it). Our packages ` +
+          "that depend on it expose it (its types, what it accepts), so each must be released as breaking too; a " +
+          "patch would hand the break to every user whose ^ range takes that patch:",
+        ...dependents.map((d) => {
+          const pendingText = d.pending
+            ? `the pending changesets bump it by ${d.pending.bump} only (${d.pending.changesets.join(", ")})`
+            : "no pending changeset names it";
+          return `  - ${d.name} ${d.version} needs ${d.needed} (${d.through.join(" → ")}); ${pendingText}`;
+        }),
+      );
+    }
+    lines.push(
+      "  Run `pnpm changeset`, choose each package above with the bump shown, and tell its users what changes for them.",
+    );
+  }
   lines.push(
     result.plan.length
       ? "Release plan (what `changeset version` would release now, as `changeset status` reports it):"

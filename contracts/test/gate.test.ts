@@ -226,3 +226,71 @@ describe("the contract gate on a copy of the repository", { timeout: 120_000 }, 
     expect(passed.code, passed.output).toBe(0);
   });
 });
+
+// After a release (the pending changesets applied), a breaking contract change with only the spec's major changeset:
+// changesets alone would release every dependent as a patch that depends on spec@^2.
+describe("the gate on the dependents of a breaking release", { timeout: 120_000 }, () => {
+  let copy: ReturnType<typeof copyRepository>;
+  const dependents = [
+    "@plant-store/admin-api",
+    "@plant-store/app-kit",
+    "@plant-store/cli",
+    "@plant-store/core",
+    "@plant-store/receiver",
+    "@plant-store/sender",
+    "@plant-store/store",
+  ];
+
+  beforeAll(async () => {
+    copy = copyRepository();
+    const version = await sh(copy.root, "node", [changesetBin, "version"]);
+    expect(version.code, version.output).toBe(0);
+  });
+
+  afterAll(() => copy?.remove());
+
+  it("fails a spec major whose dependents are not released as breaking, naming each with its chain, until they are", async () => {
+    const spec = join(copy.root, "spec", "openapi.yaml");
+    const released = readFileSync(spec, "utf8");
+    writeFileSync(
+      spec,
+      released.replace(
+        "      required:\n        - name\n",
+        "      required:\n        - name\n        - tag\n",
+      ),
+    );
+    addChangeset(copy.root, "spec-tag-required", "major");
+
+    const failed = await gateCommand(copy.root);
+    expect(failed.code).toBe(1);
+    expect(failed.output).toContain("@plant-store/spec (spec/openapi.yaml): ok");
+    expect(failed.output).toContain(
+      "contract gate: releases of the packages that depend on a breaking release: FAILED",
+    );
+    expect(failed.output).toContain(
+      "@plant-store/spec 1.0.0 → 2.0.0 is a breaking release (^1.0.0 does not take it).",
+    );
+    expect(failed.output).toContain(
+      "- @plant-store/core 0.2.0 needs minor (@plant-store/core → @plant-store/spec); no pending changeset names it",
+    );
+    expect(failed.output).toContain(
+      "- @plant-store/app-kit 0.2.0 needs minor (@plant-store/app-kit → @plant-store/store → @plant-store/spec)",
+    );
+    // What changesets alone would do: patches that carry the new contract to ^0.2.0 users.
+    expect(failed.output).toContain("@plant-store/core 0.2.0 → 0.2.1 (patch)");
+    const result = await checkContracts(copy.root);
+    expect(result.dependents.map((d) => d.name).sort()).toEqual(dependents);
+    expect(result.dependents.every((d) => d.needed === "minor")).toBe(true);
+
+    writeFileSync(
+      join(copy.root, ".changeset", "dependents-follow-the-contract.md"),
+      `---\n${dependents.map((name) => `"${name}": minor`).join("\n")}\n---\n\nThe New Plant contract 2.0.0: \`tag\` is required.\n`,
+    );
+    const passed = await gateCommand(copy.root);
+    expect(passed.code, passed.output).toBe(0);
+    expect(passed.output).not.toContain("FAILED");
+    expect(passed.output).toContain("@plant-store/spec 1.0.0 → 2.0.0 (major)");
+    for (const name of dependents) expect(passed.output).toContain(`${name} 0.2.0 → 0.3.0 (minor)`);
+    expect(passed.output).not.toContain("@plant-store/console"); // depends on nothing of ours: not released
+  });
+});

@@ -19,7 +19,8 @@ const run = promisify(execFile);
 
 /** The tool directory: Verdaccio pinned with its own npm lockfile, outside the pnpm workspace. */
 export const REGISTRY_TOOL = join(ROOT, "release", "rehearsal");
-const TOOL_FILES = ["package.json", "package-lock.json", "serve.mjs"] as const;
+/** What the cached install is keyed by (serve.mjs is copied in at every start: editing it installs nothing). */
+const TOOL_FILES = ["package.json", "package-lock.json"] as const;
 
 /** The scope that the throwaway registry keeps to itself; every other name is proxied to the real registry. */
 export const SCOPE = "@plant-store";
@@ -49,25 +50,41 @@ export interface Registry {
  * const dir = await installRegistryTool(); // "~/.cache/plant-store-release/registry/3f2a…"
  * ```
  */
-export async function installRegistryTool(): Promise<string> {
+export async function installRegistryTool(signal?: AbortSignal): Promise<string> {
   const hash = createHash("sha256");
   for (const file of TOOL_FILES) hash.update(readFileSync(join(REGISTRY_TOOL, file)));
   const dir = join(CACHE, "registry", hash.digest("hex").slice(0, 16));
-  if (existsSync(join(dir, "node_modules", "verdaccio", "package.json"))) return dir;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  for (const file of TOOL_FILES) copyFileSync(join(REGISTRY_TOOL, file), join(dir, file));
-  try {
-    await run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
-      cwd: dir,
-      timeout: 300_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-  } catch (error) {
+  if (!existsSync(join(dir, "node_modules", "verdaccio", "package.json"))) {
     rmSync(dir, { recursive: true, force: true });
-    throw error;
+    mkdirSync(dir, { recursive: true });
+    for (const file of TOOL_FILES) copyFileSync(join(REGISTRY_TOOL, file), join(dir, file));
+    try {
+      await run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline"], {
+        cwd: dir,
+        timeout: 300_000,
+        maxBuffer: 16 * 1024 * 1024,
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
   }
+  copyFileSync(join(REGISTRY_TOOL, "serve.mjs"), join(dir, "serve.mjs"));
   return dir;
+}
+
+/** Where and how a throwaway registry runs. */
+export interface RegistryOptions {
+  /** An empty directory for its config and storage (default: a new temporary directory); `stop` removes it. */
+  home?: string;
+  /**
+   * A directory Verdaccio removes itself if the process that started it ends without stopping it (its stdin
+   * closes): the caller's temporary root, so that even a killed rehearsal leaves nothing behind. Default: `home`.
+   */
+  orphanCleanup?: string;
+  /** Aborting it stops a start that is still under way (installing or waiting for the port). */
+  signal?: AbortSignal;
 }
 
 /** The registry the machine's npm uses (a mirror where one is configured): Verdaccio's uplink. */
@@ -78,19 +95,25 @@ async function upstreamRegistry(): Promise<string> {
 }
 
 /**
- * Starts Verdaccio on a free loopback port with its storage in a new temporary directory: {@link SCOPE} is
- * local only (never proxied, so nothing real can shadow or receive it), every other package is proxied to the
- * real registry. Creates one user and returns its token.
+ * Installs the registry tool if needed and writes Verdaccio's config for a registry living in `home`: {@link SCOPE}
+ * is local only (never proxied, so nothing real can shadow or receive it), every other package is proxied to the
+ * real registry. Returns the command that serves it (`node serve.mjs <config> <orphanCleanup>`: it prints
+ * `{"port":<n>}` once it listens, and ends, removing `orphanCleanup`, when its stdin closes).
  *
  * @example
  * ```ts
- * const registry = await startRegistry();
- * try { … } finally { await registry.stop(); }
+ * const { args } = await registryCommand("/tmp/r/registry", "/tmp/r");
+ * spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"], detached: true });
  * ```
  */
-export async function startRegistry(): Promise<Registry> {
-  const tool = await installRegistryTool();
-  const home = mkdtempSync(join(tmpdir(), "plant-store-registry-"));
+export async function registryCommand(
+  home: string,
+  orphanCleanup: string,
+  signal?: AbortSignal,
+): Promise<{ args: string[]; storage: string }> {
+  const [tool, upstream] = await Promise.all([installRegistryTool(signal), upstreamRegistry()]);
+  signal?.throwIfAborted();
+  mkdirSync(home, { recursive: true });
   const storage = join(home, "storage");
   const config = join(home, "config.yaml");
   writeFileSync(
@@ -103,7 +126,7 @@ export async function startRegistry(): Promise<Registry> {
       "    max_users: 1",
       "uplinks:",
       "  upstream:",
-      `    url: ${JSON.stringify(await upstreamRegistry())}`,
+      `    url: ${JSON.stringify(upstream)}`,
       "    timeout: 60s",
       "packages:",
       `  "${SCOPE}/*":`,
@@ -117,12 +140,30 @@ export async function startRegistry(): Promise<Registry> {
       "",
     ].join("\n"),
   );
-  // Its own process group, so that stop() ends Verdaccio and anything it started, whatever happens here.
-  const child = spawn(process.execPath, [join(tool, "serve.mjs"), config], {
-    cwd: home,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  return { args: [join(tool, "serve.mjs"), config, orphanCleanup], storage };
+}
+
+/**
+ * Starts Verdaccio ({@link registryCommand}) on a free loopback port with its storage in `home` (default: a new
+ * temporary directory), creates one user and returns its token.
+ *
+ * @example
+ * ```ts
+ * const registry = await startRegistry();
+ * try { … } finally { await registry.stop(); }
+ * ```
+ */
+export async function startRegistry(options: RegistryOptions = {}): Promise<Registry> {
+  const home = options.home ?? mkdtempSync(join(tmpdir(), "plant-store-registry-"));
+  const { args, storage } = await registryCommand(home, options.orphanCleanup ?? home, options.signal).catch(
+    (error: unknown) => {
+      rmSync(home, { recursive: true, force: true });
+      throw error;
+    },
+  );
+  // Its own process group, so that stop() ends Verdaccio and anything it started, whatever happens here; its
+  // stdin is ours, so that it also ends (and removes `orphanCleanup`) when this process ends without stop().
+  const child = spawn(process.execPath, args, { cwd: home, detached: true, stdio: ["pipe", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
@@ -148,10 +189,16 @@ export async function startRegistry(): Promise<Registry> {
   try {
     const port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("Verdaccio did not listen within 60 s")), 60_000);
+      const aborted = () => {
+        clearTimeout(timer);
+        reject(new Error("the rehearsal stopped while Verdaccio was starting"));
+      };
+      options.signal?.addEventListener("abort", aborted, { once: true });
       const check = () => {
         const line = output.split("\n").find((l) => l.startsWith('{"port":'));
         if (!line) return;
         clearTimeout(timer);
+        options.signal?.removeEventListener("abort", aborted);
         resolve((JSON.parse(line) as { port: number }).port);
       };
       child.stdout?.on("data", check);

@@ -9,23 +9,33 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { CACHE } from "./node-versions.js";
 import { type Registry, SCOPE, startRegistry } from "./registry.js";
-import { copyWorkspace, type Manifest, publishablePackages, ROOT } from "./workspace.js";
+import {
+  copyWorkspace,
+  type Manifest,
+  packAll,
+  pnpmCommand,
+  publishablePackages,
+  ROOT,
+} from "./workspace.js";
 
 const execFileAsync = promisify(execFile);
 
 /** What a rehearsal covers. */
 export interface RehearsalOptions {
   /**
-   * One release and one consumer of every package (≈1–2 min with warm caches; what `npm test` runs). Reuses the
-   * working tree's build (turbo built it before the release tests) and a cached consumer project, so that
-   * better-sqlite3 compiles once. The full rehearsal builds on the copy and adds the release history, the
-   * prerelease channel and one consumer per package.
+   * One release and one consumer of every package: what `npm test` runs. It publishes the working tree's build
+   * (turbo built it before the release tests), packed by pnpm on the copy and published by npm in parallel; its
+   * consumer takes npm's cache first and better-sqlite3's native binary from the workspace's build of the same
+   * version. The full rehearsal builds on the copy, publishes with `pnpm release` (changeset publish), compiles
+   * better-sqlite3 in its consumers, and adds the release history, the prerelease channel and one consumer per
+   * package.
    */
   quick?: boolean;
   /** Where progress lines go (default: stdout). */
@@ -74,6 +84,12 @@ interface Exec {
   stdout?: boolean;
 }
 
+/** What the copy's contract gate (contracts/src/check.mjs) answers, as far as the rehearsal reads it. */
+interface Gate {
+  ok: boolean;
+  dependents: { name: string; version: string; needed: string; through: string[] }[];
+}
+
 /** The running rehearsal's signal: its cleanup aborts the commands it started (one rehearsal at a time). */
 let current: AbortSignal | undefined;
 
@@ -110,6 +126,36 @@ function importedPackages(source: string): Set<string> {
     if (specifier.startsWith("node:")) continue; // `#…` (package imports) are excluded by the pattern
     const parts = specifier.split("/");
     found.add(specifier.startsWith("@") ? `${parts[0]}/${parts[1]}` : (parts[0] as string));
+  }
+  return found;
+}
+
+/**
+ * The packages of a node_modules tree that npm builds at install time: those with an install, preinstall or
+ * postinstall script, or a binding.gyp (npm runs `node-gyp rebuild` for those).
+ */
+function packagesToBuild(modules: string): { name: string; version: string; dir: string }[] {
+  const found: { name: string; version: string; dir: string }[] = [];
+  if (!existsSync(modules)) return found;
+  for (const entry of readdirSync(modules, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
+    const dirs = entry.name.startsWith("@")
+      ? readdirSync(join(modules, entry.name)).map((name) => join(modules, entry.name, name))
+      : [join(modules, entry.name)];
+    for (const dir of dirs) {
+      if (!existsSync(join(dir, "package.json"))) continue;
+      const manifest = readJson<Manifest & { scripts?: Record<string, string> }>(join(dir, "package.json"));
+      const scripts = manifest.scripts ?? {};
+      if (
+        scripts.install ||
+        scripts.preinstall ||
+        scripts.postinstall ||
+        existsSync(join(dir, "binding.gyp"))
+      ) {
+        found.push({ name: manifest.name, version: manifest.version, dir });
+      }
+      found.push(...packagesToBuild(join(dir, "node_modules")));
+    }
   }
   return found;
 }
@@ -200,9 +246,16 @@ export class Rehearsal {
   private readonly abort = new AbortController();
   private readonly published: Record<string, string[]> = {};
   private registry!: Registry;
+  /** The registry's start, from the moment it began: {@link Rehearsal.cleanup} stops it however far it got. */
+  private registryStart?: Promise<Registry>;
+  /** The one temporary directory everything else of this rehearsal lives in (Verdaccio removes it if orphaned). */
+  private base!: string;
   private copy!: string;
-  private npmCache!: string;
-  private contractEdited = false;
+  /** Packages the contract gate made release as breaking because a dependency of theirs did. */
+  private readonly gateDependents = new Set<string>();
+  /** Steps running now, and steps started so far: a step that ran beside another names itself when it ends. */
+  private running = 0;
+  private steps = 0;
 
   constructor(options: RehearsalOptions) {
     this.log = options.log ?? ((line) => process.stdout.write(`${line}\n`));
@@ -220,8 +273,9 @@ export class Rehearsal {
     this.abort.abort();
     for (const child of this.children) this.killGroup(child, "SIGKILL");
     this.children.clear();
-    // Processes first (the registry), then the directories, however long removing them takes.
-    await (this.registry as Registry | undefined)?.stop();
+    // Processes first (the registry, also one still starting: the abort ends its start), then the directories.
+    const registry = await this.registryStart?.catch(() => undefined);
+    await registry?.stop();
     while (this.cleanups.length > 0) {
       const next = this.cleanups.pop() as () => Promise<void> | void;
       try {
@@ -239,8 +293,9 @@ export class Rehearsal {
     } catch {}
   }
 
+  /** A new directory inside the rehearsal's temporary root. */
   private temp(prefix: string): string {
-    const dir = mkdtempSync(join(tmpdir(), `plant-store-${prefix}-`));
+    const dir = mkdtempSync(join(this.base, `${prefix}-`));
     this.temporary.push(dir);
     this.cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     return dir;
@@ -248,26 +303,37 @@ export class Rehearsal {
 
   private async step<T>(title: string, hint: string, fn: () => Promise<T> | T, pkg?: string): Promise<T> {
     const t0 = Date.now();
+    const count = ++this.steps;
+    let beside = this.running > 0;
+    this.running++;
     this.log(`▸ ${title}`);
     try {
       const result = await fn();
-      this.log(`  ✓ ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      beside ||= this.running > 1 || this.steps !== count;
+      const seconds = `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+      this.log(beside ? `  ✓ ${seconds}  (${title})` : `  ✓ ${seconds}`);
       return result;
     } catch (error) {
       if (error instanceof RehearsalError) throw error;
       throw new RehearsalError(title, pkg, hint, (error as Error).message);
+    } finally {
+      this.running--;
     }
   }
 
-  /** The environment of every npm/pnpm/changeset call: only our scope maps to the throwaway registry (as `npm_config_@plant-store:registry`, which changesets reads for `npm info`). */
+  /**
+   * The environment of every npm/pnpm/changeset call: only our scope maps to the throwaway registry (as
+   * `npm_config_@plant-store:registry`, which changesets reads for `npm info`). npm's own cache serves the public
+   * packages; the registry answers `no-store`, so nothing of ours is ever read from it.
+   */
   private env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    const registry = this.registry as Registry | undefined;
     return {
       ...process.env,
       // The copy's own tools first (its pinned pnpm: changesets publishes with `pnpm publish`), as `pnpm release`
       // has them.
       PATH: `${join(this.copy ?? this.root, "node_modules", ".bin")}:${process.env.PATH}`,
-      [`npm_config_${SCOPE}:registry`]: this.registry.url,
-      npm_config_cache: this.npmCache,
+      ...(registry ? { [`npm_config_${SCOPE}:registry`]: registry.url } : {}),
       npm_config_update_notifier: "false",
       npm_config_fund: "false",
       npm_config_audit: "false",
@@ -284,21 +350,27 @@ export class Rehearsal {
 
   async run(): Promise<RehearsalResult> {
     current = this.abort.signal;
+    this.base = mkdtempSync(join(tmpdir(), "plant-store-rehearsal-"));
+    this.temporary.push(this.base);
+    this.cleanups.push(() => rmSync(this.base, { recursive: true, force: true }));
     this.log(`release rehearsal (${this.quick ? "quick" : "full"}) against a throwaway registry`);
-    this.registry = await this.step(
+    // The registry starts while the copy is prepared: neither needs the other before the first publish.
+    const registry = this.step(
       "start Verdaccio (release/rehearsal, pinned) on loopback with its storage in a temporary directory",
       "check that the npm registry is reachable (Verdaccio installs once with npm into ~/.cache/plant-store-release/registry)",
-      async () => {
-        const registry = await startRegistry();
-        this.cleanups.push(() => registry.stop());
-        this.temporary.push(dirname(registry.storage));
-        this.log(`  ${registry.url} holds ${SCOPE}/* only; every other package comes from the real registry`);
-        return registry;
+      () => {
+        this.registryStart = startRegistry({
+          home: join(this.base, "registry"),
+          orphanCleanup: this.base,
+          signal: this.abort.signal,
+        });
+        return this.registryStart;
       },
     );
-    // npm's cache must not keep our scope's metadata between releases or runs: a private one per rehearsal.
-    this.npmCache = this.temp("npm-cache");
-    await this.prepareCopy();
+    const [started] = await Promise.all([registry, this.prepareCopy()]);
+    this.registry = started;
+    this.temporary.push(dirname(started.storage));
+    this.log(`  ${started.url} holds ${SCOPE}/* only; every other package comes from the real registry`);
 
     await this.release(1, "the pending changesets (the next real release)", () => {
       const pending = this.pendingChangesets();
@@ -315,25 +387,30 @@ export class Rehearsal {
     // Release 2: an additive contract change. Under ^1.x that is a minor; under ^0.y a minor is breaking, so
     // for a 0.x contract the compatible release is a patch (changesets and npm agree on that rule).
     const specBefore = this.version(`${SCOPE}/spec`);
-    const compatible = Number(specBefore.split(".")[0]) >= 1 ? "minor" : "patch";
+    const compatibleFor = (version: string) => (Number(version.split(".")[0]) >= 1 ? "minor" : "patch");
+    const compatible = compatibleFor(specBefore);
     await this.release(
       2,
       `a compatible contract change (an optional field) with a ${compatible} changeset`,
-      () => {
+      async () => {
         if (compatible === "patch") {
           this.log(
             `  ${SCOPE}/spec is ${specBefore} (0.x): ^${specBefore} takes patches only, so this is a patch`,
           );
         }
-        this.editContract((yaml) =>
+        await this.editContract((yaml) =>
           yaml.replace(
             /(\n {4}Plant:\n(?:.*\n)*? {6}properties:\n)/,
             "$1        color:\n          description: Colour of the plant (rehearsal field).\n          type: string\n",
           ),
         );
+        // The sender's admin API document embeds New Plant: the field is an additive change of that contract too.
         this.changeset(
           "rehearsal-compatible",
-          { [`${SCOPE}/spec`]: compatible },
+          {
+            [`${SCOPE}/spec`]: compatible,
+            [`${SCOPE}/sender`]: compatibleFor(this.version(`${SCOPE}/sender`)),
+          },
           "New optional field `color`.",
         );
       },
@@ -357,35 +434,55 @@ export class Rehearsal {
           extends: "./tsconfig.json",
           files: ["consumer.ts", "color.ts"],
         });
-        return this.npmExec(consumer, ["tsc", "-p", "tsconfig.update.json"]);
+        return this.tsc(consumer, "tsconfig.update.json");
       },
       `${SCOPE}/spec`,
     );
 
     // Release 3: a breaking contract change (ids must be positive: a narrowed type) with a major changeset.
     const specCompatible = this.version(`${SCOPE}/spec`);
-    await this.release(3, "a breaking contract change with a major changeset", () => {
-      this.editContract((yaml) =>
-        yaml.replace(
-          /(\n {12}id:\n {14}description: Identification number of the plant\.\n {14}type: integer\n {14}format: int64\n)/,
-          "$1              minimum: 1\n",
-        ),
-      );
-      this.changeset("rehearsal-breaking", { [`${SCOPE}/spec`]: "major" }, "BREAKING: ids must be positive.");
-    });
+    await this.release(
+      3,
+      "a breaking contract change with a major changeset",
+      async () => {
+        await this.editContract((yaml) =>
+          yaml.replace(
+            /(\n {12}id:\n {14}description: Identification number of the plant\.\n {14}type: integer\n {14}format: int64\n)/,
+            "$1              minimum: 1\n",
+          ),
+        );
+        // Only the spec's own changeset: the contract gate must ask the same of every package that depends on it.
+        this.changeset(
+          "rehearsal-breaking",
+          { [`${SCOPE}/spec`]: "major" },
+          "BREAKING: ids must be positive.",
+        );
+      },
+      true,
+    );
     const specMajor = this.version(`${SCOPE}/spec`);
-    await this.updateConsumer(consumer, "release 3", (_before, after) => {
+    await this.updateConsumer(consumer, "release 3", (before3, after) => {
       if (after[`${SCOPE}/spec`] !== specCompatible) {
         throw new Error(
           `npm update moved ${SCOPE}/spec from ${specCompatible} to ${after[`${SCOPE}/spec`]}: ^${specCompatible} must not take ${specMajor}`,
         );
       }
-      // Dependents released as patches carry the new contract to ^ consumers: say so (the bump policy decides).
+      // The gate made every dependent of the spec release as breaking: none reaches the consumer's ^ ranges, and
+      // so nothing it installed carries the new contract.
+      if (this.gateDependents.size === 0)
+        throw new Error("the contract gate named no dependents of the spec's major");
+      for (const name of this.gateDependents) {
+        if (after[name] !== before3[name]) {
+          throw new Error(
+            `npm update moved ${name} from ${before3[name]} to ${after[name]}: it depends on ${SCOPE}/spec@${specMajor}, which ^${before3[name]} must not bring`,
+          );
+        }
+      }
       for (const name of this.packageNames()) {
         const nested = join(consumer, "node_modules", name, "node_modules", SCOPE, "spec", "package.json");
         if (existsSync(nested)) {
-          this.log(
-            `  note: ${name}@${after[name]} (inside its ^ range) depends on ${SCOPE}/spec@${readJson<Manifest>(nested).version}: its users get the new contract through npm update`,
+          throw new Error(
+            `${name}@${after[name]} brings ${SCOPE}/spec@${readJson<Manifest>(nested).version} along, beside the consumer's ${specCompatible}`,
           );
         }
       }
@@ -442,13 +539,13 @@ export class Rehearsal {
   private async finish(): Promise<RehearsalResult> {
     const distTags: Record<string, Record<string, string>> = {};
     await this.step(
-      "npm view: every published version and dist-tag",
+      "the registry's documents: every published version and dist-tag",
       "see the step above for the package whose versions are missing",
       async () => {
         const names = this.packageNames();
-        const views = await Promise.all(names.map((name) => this.view(name)));
+        const views = await Promise.all(names.map((name) => this.packument(name)));
         names.forEach((name, i) => {
-          const view = views[i] as Awaited<ReturnType<Rehearsal["view"]>>;
+          const view = views[i] as Awaited<ReturnType<Rehearsal["packument"]>>;
           distTags[name] = view["dist-tags"];
           this.log(`  ${name}: ${view.versions.join(", ")}  ${JSON.stringify(view["dist-tags"])}`);
         });
@@ -484,13 +581,18 @@ export class Rehearsal {
     writeFileSync(join(this.copy, ".changeset", `${file}.md`), `---\n${header}\n---\n\n${summary}\n`);
   }
 
-  private editContract(edit: (yaml: string) => string) {
+  /** Edits spec/openapi.yaml and regenerates what is generated from it, as a contributor does before committing. */
+  private async editContract(edit: (yaml: string) => string) {
     const file = join(this.copy, "spec", "openapi.yaml");
     const before = readFileSync(file, "utf8");
     const after = edit(before);
     if (after === before) throw new Error("the rehearsal's contract edit did not apply to spec/openapi.yaml");
     writeFileSync(file, after);
-    this.contractEdited = true;
+    const [pnpm, prefix] = pnpmCommand(this.copy);
+    await exec(pnpm, [...prefix, "-r", "run", "gen"], { cwd: this.copy, env: this.env({ CI: "true" }) });
+    this.log(
+      "  pnpm -r run gen: the spec's generated types and the sender's admin API document follow the edit",
+    );
   }
 
   private async changesetCli(args: string[]) {
@@ -534,7 +636,12 @@ export class Rehearsal {
       "copy the repository to a temporary directory (tracked and new files; the working tree is not touched)",
       "run the rehearsal from a git checkout of this repository",
       async () => {
-        const copy = await copyWorkspace(this.root);
+        // Quick: the copy uses this checkout's install, as it uses its build; the full rehearsal installs it.
+        const copy = await copyWorkspace(
+          this.root,
+          join(this.base, "copy"),
+          this.quick ? { install: ROOT } : {},
+        );
         this.temporary.push(copy);
         this.cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
         this.log(`  ${copy}`);
@@ -542,11 +649,10 @@ export class Rehearsal {
       },
     );
     await this.step(
-      "prepare the copy: .npmrc for the throwaway registry, provenance off, git commit, pnpm install",
+      `prepare the copy: provenance off${this.quick ? "" : ", git commit, pnpm install"}`,
       "run `pnpm install` in the repository first (the copy installs from pnpm's store, offline where it can)",
       async () => {
-        writeFileSync(join(this.copy, ".npmrc"), this.registry.npmrc);
-        for (const { dir, manifest } of publishablePackages(this.copy)) {
+        for (const { dir } of publishablePackages(this.copy)) {
           const file = join(dir, "package.json");
           const raw = readJson<Manifest>(file);
           if (raw.publishConfig?.provenance) {
@@ -554,11 +660,12 @@ export class Rehearsal {
             raw.publishConfig.provenance = false;
             writeJson(file, raw);
           }
-          void manifest;
         }
         this.log(
           "  provenance switched OFF in the copy's publishConfig: there is no CI identity (OIDC) here to sign it; release.yml publishes with provenance",
         );
+        if (this.quick) return;
+        // The full rehearsal commits each release, as the release workflow's version pull request does.
         await exec("git", ["init", "-q", "-b", "main"], { cwd: this.copy });
         await this.git(["add", "-A"]);
         await this.git(["commit", "-qm", "rehearsal copy"]);
@@ -572,22 +679,36 @@ export class Rehearsal {
   }
 
   /** One release on the copy: `prepare` writes its changesets, then version, commit, build, publish. */
-  private async release(n: number, what: string, prepare: () => Promise<void> | void) {
+  /**
+   * One release on the copy: `prepare` writes its changesets; the full rehearsal then runs the contract gate (as
+   * `npm test` does before a merge) and the release workflow's version step, `pnpm version-packages`; the quick one
+   * runs `changeset version`. Then build, publish.
+   */
+  private async release(
+    n: number,
+    what: string,
+    prepare: () => Promise<void> | void,
+    dependentsExpected = false,
+  ) {
     this.log(`— release ${n}: ${what}`);
+    // The throwaway registry with the publishing user's token, as the release workflow's setup-node writes it.
+    writeFileSync(join(this.copy, ".npmrc"), this.registry.npmrc);
     const before = freshVersions(this.copy);
     await this.step(`release ${n}: changesets`, "see the message above", prepare);
+    if (!this.quick) await this.contractGate(n, dependentsExpected);
     await this.step(
-      `release ${n}: changeset version`,
+      `release ${n}: ${this.quick ? "changeset version" : "pnpm version-packages (changeset version, the contracts' info.version and baselines, gen)"}`,
       "fix the changeset files named in the output (`pnpm changeset status` shows what would be released)",
       async () => {
-        if (this.contractEdited) {
-          // A contract edit regenerates the committed types, as a contributor would (`pnpm --filter … gen`).
-          await exec(process.execPath, [join("scripts", "generate.mjs")], { cwd: join(this.copy, "spec") });
-          this.contractEdited = false;
+        if (this.pendingChangesets().length > 0) {
+          if (this.quick) await this.changesetCli(["version"]);
+          else
+            await exec("npm", ["run", "version-packages"], { cwd: this.copy, env: this.env({ CI: "true" }) });
         }
-        if (this.pendingChangesets().length > 0) await this.changesetCli(["version"]);
-        await this.git(["add", "-A"]);
-        await this.git(["commit", "-qm", `release ${n}`, "--allow-empty"]);
+        if (!this.quick) {
+          await this.git(["add", "-A"]);
+          await this.git(["commit", "-qm", `release ${n}`, "--allow-empty"]);
+        }
         const after = freshVersions(this.copy);
         const bumped = Object.keys(after).filter((name) => after[name] !== before[name]);
         this.log(
@@ -640,18 +761,13 @@ export class Rehearsal {
         }
       },
     );
-    const publish = this.quick
-      ? [join(this.copy, "node_modules", ".bin", "changeset"), ["publish"]]
-      : ["npm", ["run", "release"]];
-    const output = await this.step(
-      `release ${n}: ${this.quick ? "changeset publish" : "pnpm release (turbo build + changeset publish, as release.yml)"} to the throwaway registry`,
-      "read the publish output above: a failed build names its package; a refused upload names the package and the registry's answer",
-      () =>
-        exec(publish[0] as string, publish[1] as string[], {
-          cwd: this.copy,
-          env: this.env({ CI: "true" }),
-        }),
-    );
+    const output = this.quick
+      ? await this.packAndPublish(n)
+      : await this.step(
+          `release ${n}: pnpm release (turbo build + changeset publish, as release.yml) to the throwaway registry`,
+          "read the publish output above: a failed build names its package; a refused upload names the package and the registry's answer",
+          () => exec("npm", ["run", "release"], { cwd: this.copy, env: this.env({ CI: "true" }) }),
+        );
     await this.step(
       `release ${n}: the registry serves every version this release published`,
       "a package missing here was not published: see `changeset publish`'s output",
@@ -674,6 +790,87 @@ export class Rehearsal {
           this.log(`  ${name}@${versions[name]}`);
         }
         if (fresh.length === 0) throw new Error("this release published nothing new");
+      },
+    );
+  }
+
+  /**
+   * The quick release's publish: `pnpm pack` of every public package in one process on the copy (it rewrites the
+   * `workspace:` ranges, as `pnpm publish` does under `changeset publish`), then one `npm publish` per tarball,
+   * all at once, under the dist-tag `changeset publish` would choose. The full rehearsal publishes with
+   * `pnpm release` itself.
+   */
+  private async packAndPublish(n: number): Promise<string> {
+    const tarballs = await this.step(
+      `release ${n}: pnpm pack of every public package on the copy (workspace: ranges become the released versions)`,
+      "run `pnpm --filter <package> pack` in the repository and read its error",
+      () => packAll(this.temp("packs"), this.copy),
+    );
+    const pre = join(this.copy, ".changeset", "pre.json");
+    const tag = existsSync(pre) ? readJson<{ mode: string; tag: string }>(pre) : undefined;
+    const distTag = tag?.mode === "pre" ? tag.tag : "latest";
+    const outputs = await this.step(
+      `release ${n}: npm publish of every tarball, in parallel, under \`${distTag}\` to the throwaway registry`,
+      "read npm's answer below: a refused upload names the package and the registry's reason",
+      () =>
+        Promise.all(
+          Object.entries(tarballs).map(async ([name, tarball]) => {
+            try {
+              return await exec("npm", ["publish", tarball, "--tag", distTag, "--access", "public"], {
+                cwd: this.copy,
+                env: this.env({ CI: "true" }),
+              });
+            } catch (error) {
+              throw new RehearsalError(
+                `release ${n}: npm publish`,
+                name,
+                "read npm's answer below: a refused upload names the registry's reason",
+                (error as Error).message,
+              );
+            }
+          }),
+        ),
+    );
+    return outputs.join("\n");
+  }
+
+  /**
+   * The copy's contract gate (`pnpm contract:check`, which `npm test` runs before a merge), read as values. When a
+   * package is about to take a breaking release and the gate names dependents that would be released as patches,
+   * this writes the changeset the gate asks for (each dependent with the bump shown), as a contributor would, and
+   * checks again: the release goes ahead only once the gate passes.
+   */
+  private async contractGate(n: number, dependentsExpected: boolean) {
+    const url = (file: string) => pathToFileURL(join(this.copy, "contracts", "src", file)).href;
+    const { checkContracts } = (await import(url("check.mjs"))) as {
+      checkContracts(root: string): Promise<Gate>;
+    };
+    const { formatReport } = (await import(url("report.mjs"))) as { formatReport(result: Gate): string };
+    await this.step(
+      `release ${n}: the contract gate (pnpm contract:check) ${dependentsExpected ? "refuses dependents released as patches, then passes" : "passes"}`,
+      "read the gate's report below: it names each change and the changeset it needs",
+      async () => {
+        let result = await checkContracts(this.copy);
+        if (dependentsExpected !== result.dependents.length > 0) {
+          throw new Error(
+            dependentsExpected
+              ? `the gate let a breaking release through whose dependents would be released as patches:\n${formatReport(result)}`
+              : `the gate asks breaking releases of dependents here:\n${formatReport(result)}`,
+          );
+        }
+        if (result.dependents.length > 0) {
+          for (const d of result.dependents) {
+            this.log(`  the gate: ${d.name} ${d.version} needs ${d.needed} (${d.through.join(" → ")})`);
+            this.gateDependents.add(d.name);
+          }
+          this.changeset(
+            `rehearsal-dependents-${n}`,
+            Object.fromEntries(result.dependents.map((d) => [d.name, d.needed])),
+            "Built on the new major of the contract: its types and what it accepts changed.",
+          );
+          result = await checkContracts(this.copy);
+        }
+        if (!result.ok) throw new Error(formatReport(result));
       },
     );
   }
@@ -717,22 +914,25 @@ export class Rehearsal {
   }
 
   private async installConsumer(): Promise<string> {
-    // Quick: a cached project, so better-sqlite3 compiles once; our packages and the lockfile are removed first,
-    // so every one of them comes from this registry by range.
-    const dir = this.quick ? join(CACHE, "rehearsal-consumer") : join(this.temp("consumer"), "app");
+    const dir = join(this.temp("consumer"), "app");
     const ranges = Object.fromEntries(Object.entries(freshVersions(this.copy)).map(([n, v]) => [n, `^${v}`]));
     await this.step(
       `consumer: npm install every public package by range (${Object.values(ranges)[0]} …) from the registry`,
       "read npm's error: an unresolvable range names the dependent package; an ETARGET means the version was not published",
       async () => {
-        rmSync(join(dir, "node_modules", SCOPE), { recursive: true, force: true });
-        rmSync(join(dir, "package-lock.json"), { force: true });
         this.consumerProject(dir, ranges, true);
         for (const file of ["consumer.ts", "tsconfig.json", "smoke.mjs"]) {
           cpSync(join(CONSUMER_FIXTURES, file), join(dir, file));
         }
         this.log(`  ${dir}`);
-        await this.npmInstall(dir);
+        if (this.quick) {
+          // npm's cache first for the public packages (ours are never cached: the registry answers no-store), and
+          // install scripts afterwards, where a native build this machine already made can stand in for one.
+          await this.npmInstall(dir, ["--prefer-offline", "--ignore-scripts"]);
+          await this.runInstallScripts(dir);
+        } else {
+          await this.npmInstall(dir);
+        }
         const installed = this.installed(dir);
         for (const [name, version] of Object.entries(freshVersions(this.copy))) {
           if (installed[name] !== version)
@@ -743,20 +943,87 @@ export class Rehearsal {
     return dir;
   }
 
+  /**
+   * What `npm install` would have built after `--ignore-scripts`: better-sqlite3 gets the binary the workspace's
+   * install compiled for the same version and this Node (what its prebuild-install would download where GitHub is
+   * reachable: it is not here, so it compiles for a minute); every other package with install scripts or a
+   * binding.gyp is rebuilt by `npm rebuild`, scripts and all.
+   */
+  private async runInstallScripts(dir: string) {
+    const workspace = createRequire(join(ROOT, "packages", "store", "package.json"));
+    const rebuild: string[] = [];
+    for (const pkg of packagesToBuild(join(dir, "node_modules"))) {
+      if (pkg.name === "better-sqlite3") {
+        const ours = dirname(workspace.resolve("better-sqlite3/package.json"));
+        const binary = join("build", "Release", "better_sqlite3.node");
+        if (
+          readJson<Manifest>(join(ours, "package.json")).version === pkg.version &&
+          existsSync(join(ours, binary))
+        ) {
+          mkdirSync(join(pkg.dir, "build", "Release"), { recursive: true });
+          cpSync(join(ours, binary), join(pkg.dir, binary));
+          this.log(
+            `  better-sqlite3@${pkg.version}: the workspace's native build of the same version for Node ${process.versions.node} (ABI ${process.versions.modules}), not compiled again`,
+          );
+          continue;
+        }
+      }
+      rebuild.push(pkg.name);
+    }
+    if (rebuild.length > 0) {
+      this.log(`  npm rebuild ${rebuild.join(" ")}`);
+      await exec("npm", ["rebuild", ...rebuild], {
+        cwd: dir,
+        env: this.env({ npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr" }),
+        timeout: 900_000,
+      });
+    }
+  }
+
   private async checkConsumer(dir: string, label: string) {
     const names = this.packageNames();
-    await this.step(
-      `${label}: tsc --noEmit of a strict consumer (contract types, core's sign/verify, store, adapters)`,
-      "the .d.ts files of the package named in tsc's error do not match what they export",
-      () => this.npmExec(dir, ["tsc", "-p", "tsconfig.json"]),
+    // The type-check (one busy core for seconds) runs beside the run-time checks (mostly process starts).
+    await Promise.all([
+      this.step(
+        `${label}: tsc --noEmit of a strict consumer (contract types, core's sign/verify, store, adapters)`,
+        "the .d.ts files of the package named in tsc's error do not match what they export",
+        () => this.tsc(dir, "tsconfig.json"),
+      ),
+      (async () => {
+        await this.step(
+          `${label}: import every public entry of every package; sign → verify; SQLite store`,
+          "the package named in the error is missing a file in `files` or a dependency",
+          () => exec(process.execPath, ["smoke.mjs", JSON.stringify(names)], { cwd: dir, env: this.env() }),
+        );
+        await this.checkCli(dir, label);
+        await this.checkBins(dir, label, true);
+      })(),
+    ]);
+  }
+
+  /**
+   * The consumer's own TypeScript (its devDependency), without npx's start-up. Incremental, with its build info
+   * kept in the release cache between runs: files whose content is unchanged since a passing run (the public
+   * packages' .d.ts, mostly) are not checked again; every changed file and whatever depends on it is.
+   */
+  private async tsc(dir: string, project: string) {
+    const info = `.tsbuildinfo-${project.replace(/\.json$/, "")}`;
+    const kept = join(CACHE, "consumer-tsc", info);
+    if (existsSync(kept)) cpSync(kept, join(dir, info));
+    const tsc = join(dir, "node_modules", "typescript", "bin", "tsc");
+    const out = await exec(
+      process.execPath,
+      [tsc, "-p", project, "--incremental", "--tsBuildInfoFile", info],
+      {
+        cwd: dir,
+        env: this.env(),
+        timeout: 300_000,
+        stdout: true,
+      },
     );
-    await this.step(
-      `${label}: import every public entry of every package; sign → verify; SQLite store`,
-      "the package named in the error is missing a file in `files` or a dependency",
-      () => exec(process.execPath, ["smoke.mjs", JSON.stringify(names)], { cwd: dir, env: this.env() }),
-    );
-    await this.checkCli(dir, label);
-    await this.checkBins(dir, label, true);
+    mkdirSync(dirname(kept), { recursive: true });
+    cpSync(join(dir, info), kept);
+    return out;
   }
 
   private async checkCli(dir: string, label: string, expected = this.version(`${SCOPE}/cli`)) {
@@ -820,17 +1087,18 @@ export class Rehearsal {
   }
 
   private async checkBins(dir: string, label: string, withCli: boolean) {
-    const token = JSON.parse(await this.npmExecIn(dir, withCli, ["token", "create", "--json"])) as {
-      token: string;
-    };
-    const admin = JSON.parse(await this.npmExecIn(dir, withCli, ["token", "create", "--json"])) as {
-      token: string;
-    };
-    const secret = JSON.parse(await this.npmExecIn(dir, withCli, ["secret", "create", "--json"])) as {
-      secret: string;
-    };
+    const [token, admin, secret] = (await Promise.all([
+      this.cliIn(dir, withCli, ["token", "create", "--json"]),
+      this.cliIn(dir, withCli, ["token", "create", "--json"]),
+      this.cliIn(dir, withCli, ["secret", "create", "--json"]),
+    ]).then((outs) => outs.map((out) => JSON.parse(out)))) as [
+      { token: string },
+      { token: string },
+      { secret: string },
+    ];
     const receiverPkg = `${SCOPE}/receiver`;
-    const receiver = await this.step(
+    // The two apps start side by side.
+    const receiverStarted = this.step(
       `${label}: plant-store-receiver starts and answers /healthz`,
       "run the receiver bin by hand in a project that installed only it, and read its error",
       async () => {
@@ -852,7 +1120,7 @@ export class Rehearsal {
       },
       receiverPkg,
     );
-    await this.step(
+    const senderAnswered = this.step(
       `${label}: plant-store-sender starts and answers /healthz`,
       "run the sender bin by hand in a project that installed only it, and read its error",
       async () => {
@@ -868,12 +1136,13 @@ export class Rehearsal {
       },
       `${SCOPE}/sender`,
     );
+    const [receiver] = await Promise.all([receiverStarted, senderAnswered]);
     await this.step(
       `${label}: one signed New Plant goes CLI → receiver and is stored`,
       "run `npx plant-store send <receiver>/plant/webhook --token … --secret …` by hand and read both sides' errors",
       async () => {
         const sent = JSON.parse(
-          await this.npmExecIn(dir, withCli, [
+          await this.cliIn(dir, withCli, [
             "send",
             `${receiver.url}/plant/webhook`,
             "--token",
@@ -897,10 +1166,17 @@ export class Rehearsal {
     );
   }
 
-  /** `plant-store …` from the consumer (the CLI installed there) or from the copy's CLI (receiver-only consumers). */
-  private npmExecIn(dir: string, withCli: boolean, args: string[]) {
+  /**
+   * `plant-store …`: the consumer's installed bin (`npx plant-store --version` proves npx finds it; npx's own start
+   * is not repeated for every call), or the copy's CLI for consumers that did not install it.
+   */
+  private cliIn(dir: string, withCli: boolean, args: string[]) {
     return withCli
-      ? this.npmExec(dir, ["plant-store", ...args])
+      ? exec(join(dir, "node_modules", ".bin", "plant-store"), args, {
+          cwd: dir,
+          env: this.env(),
+          stdout: true,
+        })
       : exec(process.execPath, [join(this.copy, "apps", "cli", "dist", "bin.js"), ...args], { cwd: dir });
   }
 
@@ -930,7 +1206,7 @@ export class Rehearsal {
         if (name === `${SCOPE}/cli`) await this.checkCli(dir, `${name} alone`, latest);
         if (name === `${SCOPE}/receiver` || name === `${SCOPE}/sender`) {
           const bin = Object.keys(manifest.bin ?? {})[0] as string;
-          const token = JSON.parse(await this.npmExecIn(dir, false, ["token", "create", "--json"])) as {
+          const token = JSON.parse(await this.cliIn(dir, false, ["token", "create", "--json"])) as {
             token: string;
           };
           const args = name.endsWith("receiver") ? ["--token", token.token] : ["--admin-token", token.token];
@@ -965,7 +1241,7 @@ export class Rehearsal {
           `  ${moved.length === 0 ? "nothing moved" : moved.map((n) => `${n} ${before[n]} → ${after[n]}`).join("\n  ")}`,
         );
         check(before, after);
-        await this.npmExec(dir, ["tsc", "-p", "tsconfig.json"]);
+        await this.tsc(dir, "tsconfig.json");
         await exec(process.execPath, ["smoke.mjs", JSON.stringify(this.packageNames())], {
           cwd: dir,
           env: this.env(),

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -81,16 +81,29 @@ function sortByDependencies(packages: WorkspacePackage[]): WorkspacePackage[] {
   return sorted;
 }
 
-/** The pinned pnpm, run through npx (as the README's commands do). */
+/**
+ * The pinned pnpm (`packageManager`): the checkout's installed copy when it is that version (no npx start-up),
+ * otherwise through npx (as the README's commands do).
+ */
 export function pnpmCommand(root = ROOT): [string, string[]] {
   const spec = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { packageManager: string })
     .packageManager;
+  const installed = join(root, "node_modules", "pnpm", "package.json");
+  if (existsSync(installed)) {
+    const { version, bin } = JSON.parse(readFileSync(installed, "utf8")) as {
+      version: string;
+      bin: Record<string, string>;
+    };
+    if (spec === `pnpm@${version}` && bin.pnpm) {
+      return [process.execPath, [join(root, "node_modules", "pnpm", bin.pnpm)]];
+    }
+  }
   return ["npx", ["-y", spec]];
 }
 
 /**
- * Packs every publishable package with pnpm (which rewrites `workspace:` ranges as they will be published)
- * into `destination`; returns package name → tarball path.
+ * Packs every publishable package with pnpm (which rewrites `workspace:` ranges as they will be published), in one
+ * `pnpm -r pack` into `destination`; returns package name → tarball path.
  *
  * @example
  * ```ts
@@ -100,15 +113,24 @@ export function pnpmCommand(root = ROOT): [string, string[]] {
 export async function packAll(destination: string, root = ROOT): Promise<Record<string, string>> {
   mkdirSync(destination, { recursive: true });
   const [cmd, prefix] = pnpmCommand(root);
-  const tarballs: Record<string, string> = {};
-  for (const { dir, manifest } of publishablePackages(root)) {
-    const { stdout } = await run(cmd, [...prefix, "pack", "--pack-destination", destination], {
-      cwd: dir,
+  const packages = publishablePackages(root);
+  const filters = packages.flatMap(({ manifest }) => ["--filter", manifest.name]);
+  const { stdout } = await run(
+    cmd,
+    [...prefix, "-r", ...filters, "pack", "--pack-destination", destination],
+    {
+      cwd: root,
       maxBuffer: 16 * 1024 * 1024,
-    });
-    const tarball = stdout.trim().split("\n").pop()?.trim();
-    if (!tarball?.endsWith(".tgz") || !existsSync(tarball)) {
-      throw new Error(`pnpm pack of ${manifest.name} printed no tarball:\n${stdout}`);
+    },
+  );
+  const tarballs: Record<string, string> = {};
+  for (const { manifest } of packages) {
+    const tarball = join(
+      destination,
+      `${manifest.name.replace(/^@/, "").replace("/", "-")}-${manifest.version}.tgz`,
+    );
+    if (!existsSync(tarball)) {
+      throw new Error(`pnpm pack wrote no tarball for ${manifest.name} (expected ${tarball}):\n${stdout}`);
     }
     tarballs[manifest.name] = tarball;
   }
@@ -116,16 +138,36 @@ export async function packAll(destination: string, root = ROOT): Promise<Record<
 }
 
 /**
- * A throwaway copy of the repository's files (tracked and new, not ignored) in a temporary directory: no
- * node_modules, no dist. The caller removes it.
+ * A throwaway copy of the repository's files (tracked and new, not ignored) in `copy` (default: a new temporary
+ * directory): no dist, and no node_modules unless `install` names a checkout whose install the copy may use: then
+ * its root node_modules is linked and each package's node_modules copied as the links it holds (pnpm's links are
+ * relative, so workspace packages resolve to the copy's own). The caller removes the copy.
  *
  * @example
  * ```ts
  * const copy = await copyWorkspace(); // "/tmp/plant-store-copy-…"
  * ```
  */
-export async function copyWorkspace(root = ROOT): Promise<string> {
-  const copy = mkdtempSync(join(tmpdir(), "plant-store-copy-"));
+export async function copyWorkspace(
+  root = ROOT,
+  copy = mkdtempSync(join(tmpdir(), "plant-store-copy-")),
+  { install }: { install?: string } = {},
+): Promise<string> {
+  mkdirSync(copy, { recursive: true });
+  if (install) {
+    symlinkSync(join(install, "node_modules"), join(copy, "node_modules"));
+    for (const dir of [
+      "spec",
+      "contracts",
+      "release",
+      ...children(join(install, "packages")),
+      ...children(join(install, "apps")),
+    ]) {
+      const modules = join(install, dir, "node_modules");
+      if (existsSync(modules))
+        cpSync(modules, join(copy, dir, "node_modules"), { recursive: true, verbatimSymlinks: true });
+    }
+  }
   const { stdout } = await run("git", ["ls-files", "-co", "--exclude-standard", "-z"], {
     cwd: root,
     maxBuffer: 64 * 1024 * 1024,

@@ -1,19 +1,24 @@
-import { execFile } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, expect, it } from "vitest";
-import { Rehearsal, RehearsalError, rehearse } from "../src/rehearse.js";
+import { registryCommand } from "../src/registry.js";
+import { Rehearsal, RehearsalError } from "../src/rehearse.js";
 import { copyWorkspace, publishablePackages, ROOT } from "../src/workspace.js";
 
 const run = promisify(execFile);
 const names = publishablePackages().map((p) => p.manifest.name);
 const copies: string[] = [];
-afterAll(() => {
+// A rehearsal that timed out is still running: cleanup() stops its registry and apps and removes its directories.
+const rehearsals: Rehearsal[] = [];
+afterAll(async () => {
+  for (const rehearsal of rehearsals) await rehearsal.cleanup();
   for (const copy of copies) rmSync(copy, { recursive: true, force: true });
 });
 
-/** Resolves once nothing listens at `url` any more (the registry was stopped, not just abandoned). */
+/** Whether nothing listens at `url` any more (the registry was stopped, not just abandoned). */
 async function refused(url: string): Promise<boolean> {
   return fetch(url).then(
     () => false,
@@ -21,79 +26,115 @@ async function refused(url: string): Promise<boolean> {
   );
 }
 
-// Minutes of publishing and installing (a fresh consumer compiles better-sqlite3): opt-in with
-// PLANT_STORE_REHEARSAL=1, as the release workflow runs the full rehearsal before every publish anyway.
-const REHEARSE = process.env.PLANT_STORE_REHEARSAL === "1";
-if (!REHEARSE) {
-  console.log(
-    "release rehearsal: skipped (set PLANT_STORE_REHEARSAL=1, or run pnpm release:rehearse --quick)",
-  );
+/** Resolves once `check` holds, polling every 100 ms; rejects with `what` after `ms`. */
+async function until(check: () => Promise<boolean> | boolean, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
-// The quick rehearsal of `pnpm release:rehearse --quick`: one release (the pending changesets) published to a
-// throwaway Verdaccio, then a consumer installs every package by range from it and runs it. Its steps print
-// their own timings; publishing and installing take minutes on a loaded machine, hence the timeout.
-it.skipIf(!REHEARSE)(
-  "publishes every package to a throwaway registry; a consumer installs them by range, type-checks, runs the bins; nothing is left behind",
-  async () => {
-    const lines: string[] = [];
-    const result = await rehearse({ quick: true, log: (line) => lines.push(line) });
-    const output = lines.join("\n");
-    expect(Object.keys(result.published).sort()).toEqual([...names].sort());
-    for (const name of names) {
-      const versions = result.published[name] as string[];
-      expect(versions, name).toHaveLength(1);
-      expect(result.distTags[name], name).toEqual({ latest: versions[0] });
-    }
-    expect(output).toContain("provenance switched OFF in the copy's publishConfig");
-    for (const step of [
-      "tsc --noEmit of a strict consumer",
-      "npx plant-store --version prints the published version",
-      "plant-store-receiver starts and answers /healthz",
-      "plant-store-sender starts and answers /healthz",
-      "one signed New Plant goes CLI → receiver and is stored",
-    ]) {
-      expect(output).toContain(step);
-    }
-    expect(result.temporary.length).toBeGreaterThan(1);
-    for (const dir of result.temporary) expect(existsSync(dir), dir).toBe(false);
-    expect(await refused(result.registry)).toBe(true);
-  },
-  1_200_000,
-); // cold (Verdaccio's first install, better-sqlite3 compiling in the consumer) on a loaded machine: ~10 min
+// The quick rehearsal of `pnpm release:rehearse --quick`: the pending changesets versioned on a throwaway copy,
+// every package packed there and published to a throwaway Verdaccio, then a consumer installs every package by
+// range from it, type-checks against it and runs it. Its steps print their own timings. Measured on this 2-core
+// machine (docs/decisions.md, "Release rehearsal"): about a minute idle, under two at a load of 10; the first run on
+// a machine also installs Verdaccio into ~/.cache (a minute more), hence the timeout.
+it("publishes every package to a throwaway registry; a consumer installs them by range, type-checks, runs the bins; nothing is left behind", async () => {
+  const lines: string[] = [];
+  const rehearsal = new Rehearsal({ quick: true, log: (line) => lines.push(line) });
+  rehearsals.push(rehearsal);
+  const result = await rehearsal.run().finally(() => rehearsal.cleanup());
+  const output = lines.join("\n");
+  expect(Object.keys(result.published).sort()).toEqual([...names].sort());
+  for (const name of names) {
+    const versions = result.published[name] as string[];
+    expect(versions, name).toHaveLength(1);
+    expect(result.distTags[name], name).toEqual({ latest: versions[0] });
+  }
+  expect(output).toContain("provenance switched OFF in the copy's publishConfig");
+  for (const step of [
+    "pnpm pack of every public package on the copy",
+    "npm publish of every tarball, in parallel, under `latest` to the throwaway registry",
+    "consumer: npm install every public package by range",
+    "tsc --noEmit of a strict consumer",
+    "import every public entry of every package; sign → verify; SQLite store",
+    "npx plant-store --version prints the published version",
+    "plant-store-receiver starts and answers /healthz",
+    "plant-store-sender starts and answers /healthz",
+    "one signed New Plant goes CLI → receiver and is stored",
+  ]) {
+    expect(output).toContain(step);
+  }
+  expect(result.temporary.length).toBeGreaterThan(1);
+  for (const dir of result.temporary) expect(existsSync(dir), dir).toBe(false);
+  expect(await refused(result.registry)).toBe(true);
+}, 360_000);
 
-it.skipIf(!REHEARSE)(
-  "a package that imports what it does not declare fails the rehearsal with the step, the package and what to do; the registry is stopped",
-  async () => {
-    // A repository whose built receiver imports a package that is only hoisted in the workspace, never declared.
-    const broken = await copyWorkspace();
-    copies.push(broken);
-    for (const { dir } of publishablePackages()) {
-      cpSync(join(dir, "dist"), join(broken, relative(ROOT, dir), "dist"), { recursive: true });
-    }
-    const bin = join(broken, "apps", "receiver", "dist", "bin.js");
-    expect(readFileSync(bin, "utf8")).not.toContain("pino-pretty");
-    appendFileSync(bin, '\nimport "pino-pretty";\n');
-    await run("git", ["init", "-q"], { cwd: broken });
+it("a package that imports what it does not declare fails the rehearsal with the step, the package and what to do; the registry is stopped", async () => {
+  // A repository whose built receiver imports a package that is only hoisted in the workspace, never declared.
+  const broken = await copyWorkspace();
+  copies.push(broken);
+  for (const { dir } of publishablePackages()) {
+    cpSync(join(dir, "dist"), join(broken, relative(ROOT, dir), "dist"), { recursive: true });
+  }
+  const bin = join(broken, "apps", "receiver", "dist", "bin.js");
+  expect(readFileSync(bin, "utf8")).not.toContain("pino-pretty");
+  appendFileSync(bin, '\nimport "pino-pretty";\n');
+  await run("git", ["init", "-q"], { cwd: broken });
 
-    const rehearsal = new Rehearsal({ quick: true, root: broken, log: () => {} });
-    const error = await rehearsal.run().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    await rehearsal.cleanup();
-    expect(error).toBeInstanceOf(RehearsalError);
-    const failure = error as RehearsalError;
-    expect(failure.step).toBe("release 1: every import of the built packages is a declared dependency");
-    expect(failure.pkg).toBe("@plant-store/receiver");
-    expect(failure.message).toContain(
-      "@plant-store/receiver imports `pino-pretty` (dist/bin.js) but does not depend on it",
-    );
-    expect(failure.message).toMatch(
-      /what to do: add each dependency named below to that package's dependencies/,
-    );
-    expect(rehearsal.temporary.length).toBeGreaterThan(0);
-    for (const dir of rehearsal.temporary) expect(existsSync(dir), dir).toBe(false);
-    expect(await refused(rehearsal.registryUrl as string)).toBe(true);
-  },
-);
+  const rehearsal = new Rehearsal({ quick: true, root: broken, log: () => {} });
+  rehearsals.push(rehearsal);
+  const error = await rehearsal.run().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  await rehearsal.cleanup();
+  expect(error).toBeInstanceOf(RehearsalError);
+  const failure = error as RehearsalError;
+  expect(failure.step).toBe("release 1: every import of the built packages is a declared dependency");
+  expect(failure.pkg).toBe("@plant-store/receiver");
+  expect(failure.message).toContain(
+    "@plant-store/receiver imports `pino-pretty` (dist/bin.js) but does not depend on it",
+  );
+  expect(failure.message).toMatch(
+    /what to do: add each dependency named below to that package's dependencies/,
+  );
+  expect(rehearsal.temporary.length).toBeGreaterThan(0);
+  for (const dir of rehearsal.temporary) expect(existsSync(dir), dir).toBe(false);
+  expect(await refused(rehearsal.registryUrl as string)).toBe(true);
+}, 180_000);
+
+it("Verdaccio ends and removes the rehearsal's directory when the process that started it is killed", async () => {
+  // A parent that starts the registry as startRegistry() does (its own process group, stdin a pipe from the parent),
+  // passes its port on, and is then killed with SIGKILL: no cleanup of its own runs.
+  const root = mkdtempSync(join(tmpdir(), "plant-store-rehearsal-orphan-"));
+  copies.push(root);
+  const { args } = await registryCommand(join(root, "registry"), root);
+  const parent = spawn(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `import { spawn } from "node:child_process";
+       const child = spawn(process.execPath, ${JSON.stringify(args)}, { detached: true, stdio: ["pipe", "pipe", "inherit"] });
+       child.stdout.pipe(process.stdout);`,
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "";
+  let err = "";
+  parent.stdout.on("data", (chunk) => (out += chunk));
+  parent.stderr.on("data", (chunk) => (err += chunk));
+  await until(() => out.includes('{"port":') || parent.exitCode !== null, "the registry's start");
+  const { port } = JSON.parse(out.split("\n").find((line) => line.startsWith('{"port":')) as string) as {
+    port: number;
+  };
+  const url = `http://127.0.0.1:${port}/`;
+  expect(await refused(url), err).toBe(false);
+  expect(existsSync(join(root, "registry", "config.yaml"))).toBe(true);
+
+  parent.kill("SIGKILL");
+  await until(() => refused(url), "Verdaccio ending after its parent was killed");
+  await until(() => !existsSync(root), "the orphaned registry removing the rehearsal's directory");
+}, 120_000);

@@ -39,6 +39,7 @@ export {
   type NextAttemptOptions,
   nextAttempt,
   type OutcomeKind,
+  type OutcomeReason,
   type OutgoingMessage,
   parseRetryAfter,
   readCappedChunks,

@@ -86,6 +86,7 @@ describe("deliver over real HTTP", () => {
 
     expect(outcome).toEqual({
       kind: "delivered",
+      reason: "status",
       status: 200,
       latencyMs: 250,
       timestamp: Math.floor(NOW / 1000),
@@ -234,8 +235,7 @@ describe("deliver over real HTTP", () => {
     const elsewhere = await listen();
     const server = await listen((res) => res.writeHead(302, { location: `${elsewhere.url}/moved` }).end());
     const outcome = await deliver({ url: server.url, token, secrets: [] }, { id: "msg_r", body: "{}" });
-    expect(outcome.kind).toBe("retry");
-    expect(outcome.status).toBe(302);
+    expect(outcome).toMatchObject({ kind: "retry", reason: "status", status: 302 });
     expect(outcome.error).toMatch(/redirects are not followed/);
     expect(server.received).toHaveLength(1);
     expect(elsewhere.received).toHaveLength(0);
@@ -245,7 +245,7 @@ describe("deliver over real HTTP", () => {
     for (const status of [400, 401, 404, 408, 500]) {
       const server = await listen((res) => res.writeHead(status).end());
       const outcome = await deliver({ url: server.url, token, secrets: [] }, { id: "msg_s", body: "{}" });
-      expect(outcome).toMatchObject({ kind: "retry", status });
+      expect(outcome).toMatchObject({ kind: "retry", reason: "status", status });
       expect(outcome.retryAfterMs).toBeUndefined();
     }
     const gone = await listen((res) => res.writeHead(410).end("unsubscribed"));
@@ -287,7 +287,7 @@ describe("deliver over real HTTP", () => {
         timeoutMs: 150,
       },
     );
-    expect(outcome.kind).toBe("retry");
+    expect(outcome).toMatchObject({ kind: "retry", reason: "timeout" });
     expect(outcome.status).toBeUndefined();
     expect(outcome.error).toMatch(/timed out after 150 ms/);
     expect(server.received).toHaveLength(1);
@@ -305,7 +305,8 @@ describe("deliver over real HTTP", () => {
         timeoutMs: 1000, // generous: the status must arrive before it even on a loaded CI machine
       },
     );
-    expect(outcome).toMatchObject({ kind: "retry", status: 503 });
+    // A status arrived: it decided, even though its body then timed out.
+    expect(outcome).toMatchObject({ kind: "retry", reason: "status", status: 503 });
     expect(outcome.error).toMatch(/503.*timed out after 1000 ms/);
 
     const accepted = await listen((res) => {
@@ -371,7 +372,7 @@ describe("deliver over real HTTP", () => {
     const url = server.url;
     await server.close();
     const outcome = await deliver({ url, token, secrets: [createSecret()] }, { id: "msg_c", body: "{}" });
-    expect(outcome.kind).toBe("retry");
+    expect(outcome).toMatchObject({ kind: "retry", reason: "network" });
     expect(outcome.status).toBeUndefined();
     expect(outcome.error).toMatch(/ECONNREFUSED/);
     expect(outcome.error).not.toContain(token);
@@ -401,7 +402,12 @@ describe("deliver without reaching an endpoint", () => {
     ];
     for (const [target, reason] of cases) {
       const outcome = await deliver(target, message, { fetch: refuse, now: () => NOW });
-      expect(outcome).toMatchObject({ kind: "failed", latencyMs: 0, timestamp: Math.floor(NOW / 1000) });
+      expect(outcome).toMatchObject({
+        kind: "failed",
+        reason: "unusable_target",
+        latencyMs: 0,
+        timestamp: Math.floor(NOW / 1000),
+      });
       expect(outcome.error).toMatch(reason);
       expect(outcome.error).not.toContain(token);
       expect(outcome.error).not.toContain(secret);
@@ -413,7 +419,11 @@ describe("deliver without reaching an endpoint", () => {
         fetch: refuse,
       },
     );
-    expect(badId).toMatchObject({ kind: "failed", error: expect.stringMatching(/webhook-id/) });
+    expect(badId).toMatchObject({
+      kind: "failed",
+      reason: "unusable_target",
+      error: expect.stringMatching(/webhook-id/),
+    });
     for (const eventType of ["", "plant sold", "plantSold\r\nx-injected: 1", 5]) {
       const badType = await deliver(
         { url: "http://127.0.0.1/", token, secrets: [] },
@@ -437,7 +447,7 @@ describe("deliver without reaching an endpoint", () => {
       const outcome = await deliver({ url: "http://127.0.0.1/", token, secrets: [] }, message, {
         fetch: fetchImpl,
       });
-      expect(outcome.kind).toBe("failed");
+      expect(outcome).toMatchObject({ kind: "failed", reason: "blocked_address" });
       expect(outcome.error).toMatch(/not a public address/);
     }
   });
@@ -453,7 +463,7 @@ describe("deliver without reaching an endpoint", () => {
     const outcome = await deliver({ url: "http://127.0.0.1/", token, secrets: [secret] }, message, {
       fetch: leaky,
     });
-    expect(outcome.kind).toBe("retry");
+    expect(outcome).toMatchObject({ kind: "retry", reason: "network" });
     expect(outcome.error).toBe("fetch failed: refused Bearer [redacted] with [redacted]");
   });
 

@@ -11,6 +11,7 @@ import type {
   DeliverOptions,
   DeliveryOutcome,
   DeliveryTarget,
+  OutcomeReason,
   OutgoingMessage,
   Transport,
   TransportRequest,
@@ -95,6 +96,7 @@ export async function deliver(
   const timestamp = Math.floor(now() / 1000);
   const unusable = (error: string): DeliveryOutcome => ({
     kind: "failed",
+    reason: "unusable_target",
     latencyMs: 0,
     timestamp,
     error: redact(error, sensitive),
@@ -146,8 +148,12 @@ export async function deliver(
 
   const timeoutMessage = `timed out after ${timeoutMs} ms`;
   const sent = now();
-  const finish = (result: Classification & { status?: number; responseBody?: string }): DeliveryOutcome => ({
+  const finish = (
+    reason: OutcomeReason,
+    result: Classification & { status?: number; responseBody?: string },
+  ): DeliveryOutcome => ({
     ...result,
+    reason,
     latencyMs: Math.max(0, now() - sent),
     timestamp,
     ...(result.error === undefined ? {} : { error: redact(result.error, sensitive) }),
@@ -161,21 +167,24 @@ export async function deliver(
     try {
       response = await transport(request);
     } catch (error) {
-      if (timeUp(error)) return finish({ kind: "retry", error: `The attempt ${timeoutMessage}.` });
-      const kind = isBlockedAddressError(error) ? "failed" : "retry";
-      return finish({ kind, error: describeError(error, sensitive) });
+      if (timeUp(error)) return finish("timeout", { kind: "retry", error: `The attempt ${timeoutMessage}.` });
+      const description = describeError(error, sensitive);
+      return isBlockedAddressError(error)
+        ? finish("blocked_address", { kind: "failed", error: description })
+        : finish("network", { kind: "retry", error: description });
     }
 
     const classification = classifyResponse(response, now());
     try {
       const responseBody = redact(await response.readBody(), sensitive);
-      return finish({ ...classification, status: response.status, responseBody });
+      return finish("status", { ...classification, status: response.status, responseBody });
     } catch (error) {
       // The status already decided the outcome; the body is only kept for the attempt log.
-      if (classification.kind === "delivered") return finish({ ...classification, status: response.status });
+      if (classification.kind === "delivered")
+        return finish("status", { ...classification, status: response.status });
       const reason = timeUp(error) ? timeoutMessage : describeError(error, sensitive);
       const detail = `${classification.error ?? ""} Reading the response body failed: ${reason}.`.trim();
-      return finish({ ...classification, status: response.status, error: detail });
+      return finish("status", { ...classification, status: response.status, error: detail });
     }
   } finally {
     request.dispose();

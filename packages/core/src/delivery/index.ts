@@ -42,6 +42,7 @@ export type {
   DeliveryOutcome,
   DeliveryTarget,
   OutcomeKind,
+  OutcomeReason,
   OutgoingMessage,
   Transport,
   TransportRequest,

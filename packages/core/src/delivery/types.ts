@@ -74,6 +74,20 @@ export interface DeliverOptions {
 export type OutcomeKind = "delivered" | "retry" | "gone" | "failed";
 
 /**
+ * Why an attempt came to its kind, as a value to branch on (never its `error` text): `status`, a response arrived
+ * and its status decided; `timeout`, none arrived within `timeoutMs`; `network`, the exchange failed (refused,
+ * reset, a name that did not resolve); `blocked_address`, the transport's SSRF guard refused the address (its error
+ * carried `BLOCKED_ADDRESS_CODE`); `unusable_target`, nothing was sent because the target or message cannot be
+ * (an invalid URL, token, secret, key, message id or event type).
+ *
+ * @example
+ * ```ts
+ * if (outcome.reason === "blocked_address") metrics.blocked.inc();
+ * ```
+ */
+export type OutcomeReason = "status" | "timeout" | "network" | "blocked_address" | "unusable_target";
+
+/**
  * The record of one attempt, ready to be logged and fed to `nextAttempt`.
  *
  * @example
@@ -83,6 +97,8 @@ export type OutcomeKind = "delivered" | "retry" | "gone" | "failed";
  */
 export interface DeliveryOutcome {
   kind: OutcomeKind;
+  /** Why: set on every outcome `deliver` returns (optional so that outcomes built elsewhere still type-check). */
+  reason?: OutcomeReason | undefined;
   /** The response status, when a response arrived. */
   status?: number | undefined;
   latencyMs: number;

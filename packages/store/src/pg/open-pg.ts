@@ -116,13 +116,14 @@ export async function openPgStore(
     nextId: createMessageIdGenerator({ now: resolved.now }),
   };
   const inbox = createPgInbox(ctx);
+  const outbox = createPgOutbox(ctx);
   let closed: Promise<void> | undefined;
 
   return {
     backend: "postgres",
     inbox,
     subscriptions: createPgSubscriptions(ctx),
-    outbox: createPgOutbox(ctx),
+    outbox,
     // Readiness means a write can proceed: take (and at once release) the lock every insert and update takes.
     // It waits `lock_timeout` behind a table lock, and fails on a read-only standby after a failover.
     async ping() {
@@ -162,6 +163,7 @@ export async function openPgStore(
     close() {
       closed ??= (async () => {
         await inbox.drain();
+        await outbox.drain();
         closing.abort();
         await listener.stop();
         if (ownsPool) await pool.end();

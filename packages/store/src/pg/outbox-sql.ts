@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL outbox statements, for a quoted schema `s`. Each hot path is ONE statement (no
- * BEGIN/COMMIT round trips). The 1M-row test EXPLAINs these exact texts.
+ * BEGIN/COMMIT round trips), and the claim and the outcomes handle a whole batch each. The 1M-row test EXPLAINs
+ * these exact texts.
  */
 
 /**
@@ -62,59 +63,84 @@ WITH candidates AS (
   RETURNING d.id, d.message_id, d.subscription_id, due.due_at AS was_due, due.attempts
 )
 SELECT l.id, l.was_due, l.attempts, m.id AS message_id, m.event_type, m.body, m.created_at,
-       sub.id AS subscription_id, sub.url, sub.token, sub.secrets, sub.signing
+       sub.id AS subscription_id, sub.url, sub.token, sub.secrets::text AS secrets, sub.signing
 FROM leased l
 JOIN ${s}.messages m ON m.id = l.message_id
 JOIN ${s}.subscriptions sub ON sub.id = l.subscription_id
 ORDER BY l.was_due, l.id`;
 
 /**
- * A lease transition: check the lease, move the state, log the attempt, keep the failure streak.
- * Params: $1 id, $2 lease token, $3 outcome (attempt = log only | delivered | retry | failed |
- * release), $4 next due, $5 now, $6 has attempt, $7 attempted at, $8 status, $9 latency,
- * $10 response, $11 error, $12 reason, $13 streak ('ok' | 'fail' | 'none').
+ * A turn's lease transitions as ONE statement, whatever their number: each outcome (a row of the parameter arrays,
+ * in order) checks its lease, moves the delivery's state and logs its attempt; each subscription's failure streak
+ * moves once, by the net effect of its outcomes in order (an `ok` clears it, a `fail` starts it at its time if there
+ * is none), and only where it changes. Returns the ordinal (1-based) of each outcome whose lease held: the others
+ * were lost. The same rules as `transitionOf` and `netStreaks` in shared/outcomes.ts, which SQLite runs in JS.
+ * Params (arrays, one element per outcome): $1 id, $2 lease token, $3 outcome (attempt = log only | delivered |
+ * retry | failed | release), $4 next due, $5 has attempt, $6 attempted at (now without one), $7 status, $8 latency,
+ * $9 response, $10 error, $11 reason; $12 now.
  */
-export const finishSql = (s: string) => `
-WITH cur AS (
-  SELECT d.id, d.subscription_id, d.attempts, d.lease_owner, sub.enabled
-  FROM ${s}.deliveries d JOIN ${s}.subscriptions sub ON sub.id = d.subscription_id
-  WHERE d.id = $1 AND d.lease_token = $2 AND d.state = 'leased'
+export const finishManySql = (s: string) => `
+WITH items AS (
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::boolean[], $6::bigint[],
+                       $7::integer[], $8::integer[], $9::text[], $10::text[], $11::text[])
+    WITH ORDINALITY AS i(id, lease_token, outcome, next_at, has_attempt, attempted_at, status, latency_ms,
+                         response_body, error, reason, ord)
+), cur AS (
+  SELECT d.id, d.subscription_id, d.attempts, d.lease_owner, sub.enabled, i.outcome, i.next_at, i.has_attempt,
+         i.attempted_at, i.status, i.latency_ms, i.response_body, i.error, i.reason, i.ord
+  FROM items i
+  JOIN ${s}.deliveries d ON d.id = i.id AND d.lease_token = i.lease_token AND d.state = 'leased'
+  JOIN ${s}.subscriptions sub ON sub.id = d.subscription_id
   FOR UPDATE OF d
 ), nxt AS (
   SELECT cur.*,
-         CASE WHEN $3::text = 'attempt' THEN 'leased'
-              WHEN $3::text IN ('delivered', 'failed') THEN $3::text
-              WHEN $3::text IN ('retry', 'release') AND NOT cur.enabled THEN 'failed'
+         CASE WHEN outcome = 'attempt' THEN 'leased'
+              WHEN outcome IN ('delivered', 'failed') THEN outcome
+              WHEN NOT enabled THEN 'failed'
               ELSE 'pending' END AS state,
-         cur.attempts + CASE WHEN $6::boolean THEN 1 ELSE 0 END AS new_attempts
+         attempts + CASE WHEN has_attempt THEN 1 ELSE 0 END AS new_attempts,
+         CASE WHEN outcome = 'delivered' THEN 'ok' WHEN outcome IN ('retry', 'failed') THEN 'fail' ELSE 'none' END
+           AS streak
   FROM cur
 ), upd AS (
   UPDATE ${s}.deliveries d SET
     state = nxt.state,
-    due_at = CASE WHEN nxt.state = 'leased' THEN d.due_at WHEN nxt.state = 'pending' THEN $4::bigint ELSE $5::bigint END,
+    due_at = CASE WHEN nxt.state = 'leased' THEN d.due_at WHEN nxt.state = 'pending' THEN nxt.next_at ELSE $12::bigint END,
     attempts = nxt.new_attempts,
-    last_status = CASE WHEN $6::boolean THEN $8::integer ELSE d.last_status END,
-    last_error = coalesce($12::text,
-                          CASE WHEN $3::text IN ('retry', 'release') AND NOT nxt.enabled THEN 'subscription disabled' END,
-                          CASE WHEN $6::boolean THEN $11::text ELSE d.last_error END),
+    last_status = CASE WHEN nxt.has_attempt THEN nxt.status ELSE d.last_status END,
+    last_error = coalesce(nxt.reason,
+                          CASE WHEN nxt.outcome IN ('retry', 'release') AND NOT nxt.enabled THEN 'subscription disabled' END,
+                          CASE WHEN nxt.has_attempt THEN nxt.error ELSE d.last_error END),
     lease_owner = CASE WHEN nxt.state = 'leased' THEN d.lease_owner END,
     lease_token = CASE WHEN nxt.state = 'leased' THEN d.lease_token END,
-    finished_at = CASE WHEN nxt.state IN ('delivered', 'failed') THEN $5::bigint END,
-    updated_at = $5::bigint
+    finished_at = CASE WHEN nxt.state IN ('delivered', 'failed') THEN $12::bigint END,
+    updated_at = $12::bigint
   FROM nxt WHERE d.id = nxt.id
-  RETURNING d.id
+  RETURNING nxt.ord
 ), logged AS (
   INSERT INTO ${s}.delivery_attempts
     (delivery_id, attempt, attempted_at, status, latency_ms, response_body, error, worker_id)
-  SELECT nxt.id, nxt.new_attempts, $7::bigint, $8::integer, $9::integer, $10::text, $11::text, nxt.lease_owner
-  FROM nxt WHERE $6::boolean
+  SELECT id, new_attempts, attempted_at, status, latency_ms, response_body, error, lease_owner
+  FROM nxt WHERE has_attempt ORDER BY ord
+), streaks AS (
+  SELECT subscription_id, ord, streak, attempted_at FROM nxt WHERE streak <> 'none'
+), last_ok AS (
+  SELECT subscription_id, max(ord) FILTER (WHERE streak = 'ok') AS ok_ord FROM streaks GROUP BY subscription_id
+), net AS (
+  SELECT l.subscription_id, l.ok_ord IS NOT NULL AS cleared,
+         (SELECT f.attempted_at FROM streaks f
+          WHERE f.subscription_id = l.subscription_id AND f.streak = 'fail' AND f.ord > coalesce(l.ok_ord, 0)
+          ORDER BY f.ord LIMIT 1) AS first_fail
+  FROM last_ok l
 ), streak AS (
-  UPDATE ${s}.subscriptions sub SET failing_since = CASE WHEN $13::text = 'ok' THEN NULL ELSE $7::bigint END
-  FROM nxt
-  WHERE sub.id = nxt.subscription_id
-    AND (($13::text = 'ok' AND sub.failing_since IS NOT NULL) OR ($13::text = 'fail' AND sub.failing_since IS NULL))
+  UPDATE ${s}.subscriptions sub
+  SET failing_since = CASE WHEN net.cleared THEN net.first_fail ELSE coalesce(sub.failing_since, net.first_fail) END
+  FROM net
+  WHERE sub.id = net.subscription_id
+    AND sub.failing_since IS DISTINCT FROM
+        (CASE WHEN net.cleared THEN net.first_fail ELSE coalesce(sub.failing_since, net.first_fail) END)
 )
-SELECT count(*)::int AS n FROM upd`;
+SELECT ord FROM upd`;
 
 /** Folds the appended counter deltas into one row per state (concurrent writers only insert). */
 export const compactCountsSql = (s: string) => `

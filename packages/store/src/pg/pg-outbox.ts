@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { AttemptInput, ClaimedDelivery, DeliveryState, LeaseRef, Outbox } from "../api/outbox.js";
+import type { ClaimedDelivery, DeliveryState, Outbox } from "../api/outbox.js";
 import type { SigningScheme } from "../api/subscriptions.js";
 import { StoreConflictError } from "../errors.js";
-import { attemptValues } from "../shared/attempt.js";
 import { claimPlan } from "../shared/claim-plan.js";
 import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
+import { outcomeOf } from "../shared/outcomes.js";
 import { checkReplay, prepareEvent } from "../shared/prepare-event.js";
 import {
   type AttemptRow,
@@ -19,14 +19,8 @@ import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec
 import { toMillis } from "../shared/time.js";
 import { checkDeliveryFilters, checkIdempotencyKey } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
-import {
-  claimSql,
-  compactCountsSql,
-  finishSql,
-  oldestDueSql,
-  publishSql,
-  stateCountsSql,
-} from "./outbox-sql.js";
+import { claimSql, compactCountsSql, oldestDueSql, publishSql, stateCountsSql } from "./outbox-sql.js";
+import { createPgOutcomeRecorder } from "./pg-outcomes.js";
 
 /** Claims between two compactions of the append-only counter deltas. */
 const COMPACT_EVERY = 500;
@@ -43,16 +37,16 @@ interface ClaimRow {
   subscription_id: string;
   url: string;
   token: string;
-  secrets: StoredSecret[];
+  /** jsonb as text: parsed once per subscription of the claim, not once per row. */
+  secrets: string;
   signing: SigningScheme;
 }
-
-type Outcome = "attempt" | "delivered" | "retry" | "failed" | "release";
 
 /**
  * PostgreSQL outbox. Every hot path is ONE statement (see `outbox-sql.ts`): publish inserts the
  * message and fans out in a CTE; claim selects due rows with `FOR UPDATE SKIP LOCKED` and leases
- * them; finishing checks the lease, logs the attempt and keeps the failure streak.
+ * them; the outcome recorder writes a turn's outcomes together, checking each lease, logging the attempts and
+ * keeping the failure streaks.
  *
  * @example
  * ```ts
@@ -60,7 +54,7 @@ type Outcome = "attempt" | "delivered" | "retry" | "failed" | "release";
  * await outbox.publish(event, { tx: client }); // inside the caller's BEGIN … COMMIT
  * ```
  */
-export function createPgOutbox(ctx: PgContext): Outbox {
+export function createPgOutbox(ctx: PgContext): Outbox & { drain(): Promise<void> } {
   const { s } = ctx;
   const now = () => ctx.options.now();
   let claimGeneration = 0;
@@ -68,42 +62,9 @@ export function createPgOutbox(ctx: PgContext): Outbox {
 
   const publish = publishSql(s);
   const claim = claimSql(s);
-  const finishStatement = finishSql(s);
   const compactStatement = compactCountsSql(s);
 
-  const finish = async (
-    lease: LeaseRef,
-    outcome: Outcome,
-    input: AttemptInput | undefined,
-    nextAt: number,
-    reason: string | null,
-  ) => {
-    const at = now();
-    const a = input ? attemptValues(input, at) : undefined;
-    const streak =
-      outcome === "delivered" ? "ok" : outcome === "retry" || outcome === "failed" ? "fail" : "none";
-    const [row] = await query<{ n: number }>(ctx, finishStatement, [
-      lease?.id,
-      lease?.leaseToken,
-      outcome,
-      nextAt,
-      at,
-      a !== undefined,
-      a?.at ?? at,
-      a?.status ?? null,
-      a?.latencyMs ?? 0,
-      a?.responseBody ?? null,
-      a?.error ?? null,
-      reason,
-      streak,
-    ]);
-    if (!row || row.n === 0) {
-      throw new StoreConflictError(
-        "lease_lost",
-        `Delivery ${lease?.id} is no longer leased with this token (the lease expired and was reclaimed, or it was finished).`,
-      );
-    }
-  };
+  const recorder = createPgOutcomeRecorder(ctx);
 
   const compact = () => query(ctx, compactStatement);
 
@@ -155,6 +116,7 @@ export function createPgOutbox(ctx: PgContext): Outbox {
       }
       const at = now();
       const leaseToken = randomUUID();
+      const subscriptionOf = subscriptionReader(ctx, at);
       const rows = await query<ClaimRow>(ctx, claim, [
         at,
         plan.limit,
@@ -178,23 +140,20 @@ export function createPgOutbox(ctx: PgContext): Outbox {
             body: r.body,
             createdAt: new Date(Number(r.created_at)),
           },
-          subscription: {
-            id: r.subscription_id,
-            url: r.url,
-            token: ctx.box.open(r.token, `${r.subscription_id}:token`),
-            secrets: activeSecretsOf(ctx.box, r.subscription_id, r.secrets, at),
-            signing: r.signing,
-          },
+          subscription: subscriptionOf(r),
         }),
       );
     },
-    recordAttempt: (lease, attempt) => finish(lease, "attempt", attempt, 0, null),
-    complete: (lease, options = {}) => finish(lease, "delivered", options.attempt, 0, null),
-    reschedule: (lease, nextAt, options = {}) =>
-      finish(lease, "retry", options.attempt, toMillis(nextAt), null),
-    fail: (lease, options = {}) => finish(lease, "failed", options.attempt, 0, options.reason ?? null),
+    recordAttempt: async (lease, attempt) => recorder.record(outcomeOf(lease, "attempt", attempt, now())),
+    complete: async (lease, options = {}) =>
+      recorder.record(outcomeOf(lease, "delivered", options.attempt, now())),
+    reschedule: async (lease, nextAt, options = {}) =>
+      recorder.record(outcomeOf(lease, "retry", options.attempt, now(), { nextAt: toMillis(nextAt) })),
+    fail: async (lease, options = {}) =>
+      recorder.record(outcomeOf(lease, "failed", options.attempt, now(), { reason: options.reason ?? null })),
+    drain: () => recorder.drain(),
     async release(lease) {
-      await finish(lease, "release", undefined, now(), null);
+      await recorder.record(outcomeOf(lease, "release", undefined, now()));
       await query(ctx, "SELECT pg_notify($1, '')", [ctx.channels.outbox]);
     },
     resend: (id) =>
@@ -329,5 +288,24 @@ export function createPgOutbox(ctx: PgContext): Outbox {
       if (ctx.closed.aborted) return false;
       return ctx.outboxWork.wait({ signal, timeoutMs: Math.max(0, deadline - Date.now()), since });
     },
+  };
+}
+
+/** Decrypts each subscription of one claim once: a claim's rows mostly share a few. */
+function subscriptionReader(ctx: PgContext, at: number) {
+  const subscriptions = new Map<string, ClaimedDelivery["subscription"]>();
+  return (r: ClaimRow): ClaimedDelivery["subscription"] => {
+    let subscription = subscriptions.get(r.subscription_id);
+    if (!subscription) {
+      subscription = {
+        id: r.subscription_id,
+        url: r.url,
+        token: ctx.box.open(r.token, `${r.subscription_id}:token`),
+        secrets: activeSecretsOf(ctx.box, r.subscription_id, JSON.parse(r.secrets) as StoredSecret[], at),
+        signing: r.signing,
+      };
+      subscriptions.set(r.subscription_id, subscription);
+    }
+    return subscription;
   };
 }

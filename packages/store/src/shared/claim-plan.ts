@@ -50,24 +50,28 @@ export function claimPlan(limit: number, options: ClaimOptions): ClaimPlan {
 }
 
 /**
- * Keeps due rows (in due order) up to the plan's limit, at most `cap` per subscription.
+ * Keeps due rows (in due order) up to the plan's limit, at most `cap` per subscription (`subscriptionOf` reads a
+ * row's subscription id).
  *
  * @example
  * ```ts
- * pickDue([{ subscription_id: "a" }, { subscription_id: "a" }, { subscription_id: "b" }], { cap: 1, limit: 5 }); // a, b
+ * pickDue([{ subscription_id: "a" }, { subscription_id: "a" }, { subscription_id: "b" }], { cap: 1, limit: 5 },
+ *   (row) => row.subscription_id); // a, b
  * ```
  */
-export function pickDue<Row extends { subscription_id: string }>(
+export function pickDue<Row>(
   rows: readonly Row[],
   plan: Pick<ClaimPlan, "cap" | "limit">,
+  subscriptionOf: (row: Row) => string,
 ): Row[] {
   if (plan.cap >= plan.limit) return rows.slice(0, plan.limit);
   const taken = new Map<string, number>();
   const picked: Row[] = [];
   for (const row of rows) {
-    const n = taken.get(row.subscription_id) ?? 0;
+    const subscription = subscriptionOf(row);
+    const n = taken.get(subscription) ?? 0;
     if (n >= plan.cap) continue;
-    taken.set(row.subscription_id, n + 1);
+    taken.set(subscription, n + 1);
     picked.push(row);
     if (picked.length === plan.limit) break;
   }

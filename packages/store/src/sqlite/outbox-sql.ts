@@ -1,7 +1,9 @@
 /**
  * The SQLite outbox statements whose plans matter; the 1M-row test EXPLAINs these exact texts.
- * SQLite has one writer, so a claim is this SELECT plus an UPDATE per row in one IMMEDIATE
- * transaction — no other connection can take the same rows in between.
+ * SQLite has one writer, so a claim is a SELECT of the due rows and one UPDATE leasing the picked ones in one
+ * IMMEDIATE transaction — no other connection can take the same rows in between. A turn's outcomes are one SELECT
+ * of the leases that hold, one of their subscriptions, one multi-row INSERT of attempts and one multi-row UPDATE of
+ * deliveries.
  */
 
 /**
@@ -23,10 +25,6 @@ ORDER BY d.due_at, d.id LIMIT ?`;
 export const FAIL_DISABLED = `UPDATE deliveries SET state = 'failed', due_at = ?, lease_owner = NULL, lease_token = NULL,
   last_error = ?, finished_at = ?, updated_at = ? WHERE id = ?`;
 
-/** Params: lease expiry, worker id, lease token, now, delivery id. */
-export const LEASE_ONE = `UPDATE deliveries SET state = 'leased', due_at = ?, lease_owner = ?, lease_token = ?, updated_at = ?
-WHERE id = ?`;
-
 /** What a worker needs of a claimed delivery's subscription: read once per subscription per claim. Param: its id. */
 export const CLAIMED_SUBSCRIPTION = "SELECT id, url, token, secrets, signing FROM subscriptions WHERE id = ?";
 
@@ -36,3 +34,66 @@ export const STATE_COUNTS = "SELECT state, n FROM delivery_counts";
 /** The longest-waiting claimable row. Param: now. */
 export const OLDEST_DUE = `SELECT due_at FROM deliveries WHERE state IN ('pending', 'leased') AND due_at <= ?
 ORDER BY due_at, id LIMIT 1`;
+
+/**
+ * Which of a turn's leases still hold, by primary key: each delivery whose id and lease token match, with its
+ * subscription. Param: `[[id, lease token], …]` (JSON). An outcome whose lease is not returned was lost.
+ */
+export const HELD_LEASES = `SELECT d.id, d.subscription_id FROM json_each(?) j
+CROSS JOIN deliveries d ON d.id = j.value ->> 0
+WHERE d.lease_token = j.value ->> 1 AND d.state = 'leased'`;
+
+/**
+ * Whether each subscription of a turn's outcomes is enabled, and since when it fails. Param: ids (JSON array).
+ * CROSS JOIN keeps the ids outside: a lookup each, never a scan of the subscriptions.
+ */
+export const SUBSCRIPTION_STATES = `SELECT s.id, s.enabled, s.failing_since
+FROM json_each(?) j CROSS JOIN subscriptions s ON s.id = j.value`;
+
+const rowsOf = (rows: number, width: number) =>
+  Array.from({ length: rows }, () => `(${Array(width).fill("?").join(", ")})`).join(", ");
+
+/** The text of a multi-row statement, built once per row count (the same string object hashes once in the cache). */
+function bySize(build: (rows: number) => string): (rows: number) => string {
+  const texts: string[] = [];
+  return (rows) => {
+    let text = texts[rows];
+    if (text === undefined) texts[rows] = text = build(rows);
+    return text;
+  };
+}
+
+/**
+ * One INSERT of `rows` attempts, numbered and attributed from their deliveries (run before the deliveries move on).
+ * Params per row: delivery id, attempted at, status, latency, response body, error.
+ */
+export const insertAttemptsSql = bySize(
+  (rows) => `INSERT INTO delivery_attempts
+  (delivery_id, attempt, attempted_at, status, latency_ms, response_body, error, worker_id)
+SELECT d.id, d.attempts + 1, v.column2, v.column3, v.column4, v.column5, v.column6, d.lease_owner
+FROM (VALUES ${rowsOf(rows, 6)}) AS v JOIN deliveries d ON d.id = v.column1`,
+);
+
+/**
+ * One UPDATE of `rows` deliveries to their outcomes' transitions (shared/outcomes.ts `transitionOf`): a NULL due time
+ * keeps the lease's; a counted attempt adds one attempt and sets the last status; the last error is kept when
+ * nothing was attempted and no reason given; the lease stays only with a delivery that stays leased. Params per
+ * row: id, state, due at, counted (0/1), status, error, finished at, now.
+ */
+export const updateDeliveriesSql = bySize(
+  (rows) => `UPDATE deliveries SET state = v.column2, due_at = coalesce(v.column3, due_at),
+  attempts = attempts + v.column4,
+  last_status = CASE WHEN v.column4 = 1 THEN v.column5 ELSE last_status END,
+  last_error = CASE WHEN v.column4 = 1 OR v.column6 IS NOT NULL THEN v.column6 ELSE last_error END,
+  finished_at = v.column7, updated_at = v.column8,
+  lease_owner = CASE WHEN v.column2 = 'leased' THEN lease_owner END,
+  lease_token = CASE WHEN v.column2 = 'leased' THEN lease_token END
+FROM (VALUES ${rowsOf(rows, 8)}) AS v WHERE deliveries.id = v.column1`,
+);
+
+/** A subscription's failure streak after a turn's outcomes. Params: failing since (or NULL), id. */
+export const SET_FAILING_SINCE = "UPDATE subscriptions SET failing_since = ? WHERE id = ?";
+
+/** Leases the picked rows in one statement. Params: lease expiry, worker id, lease token, now, ids (JSON array). */
+export const LEASE_MANY = `UPDATE deliveries SET state = 'leased', due_at = ?, lease_owner = ?, lease_token = ?, updated_at = ?
+WHERE id IN (SELECT value FROM json_each(?))`;

@@ -3,16 +3,20 @@ import { quoteIdent } from "../../src/pg/migrations.js";
 import {
   claimSql,
   compactCountsSql,
-  finishSql,
+  finishManySql,
   oldestDueSql,
   stateCountsSql,
 } from "../../src/pg/outbox-sql.js";
 import {
   CLAIM_DUE,
   CLAIMED_SUBSCRIPTION,
-  LEASE_ONE,
+  HELD_LEASES,
+  insertAttemptsSql,
+  LEASE_MANY,
   OLDEST_DUE,
   STATE_COUNTS,
+  SUBSCRIPTION_STATES,
+  updateDeliveriesSql,
 } from "../../src/sqlite/outbox-sql.js";
 import type { TestBackend } from "../support/backends.js";
 
@@ -73,9 +77,33 @@ export function backlogConformance(backend: () => TestBackend): void {
         const claim = await b.explain(CLAIM_DUE, [NOW, '["sub_x"]', 50]);
         expect(claim).toMatch(/SEARCH d USING INDEX deliveries_due_idx \(due_at<\?\)/);
         expect(claim).not.toMatch(/TEMP B-TREE/); // rows come out of the index already in due order
-        expect(await b.explain(LEASE_ONE, [NOW, "w", "t", NOW, 1])).toMatch(
+        // The claim's lease, and a turn's outcomes: by primary key for each id of the batch, never a scan.
+        expect(await b.explain(LEASE_MANY, [NOW, "w", "t", NOW, "[1,2]"])).toMatch(
           /SEARCH deliveries USING INTEGER PRIMARY KEY/,
         );
+        const held = await b.explain(HELD_LEASES, ['[[1,"t"],[2,"t"]]']);
+        expect(held).toMatch(/SEARCH d USING INTEGER PRIMARY KEY/);
+        expect(held).not.toMatch(/\bSCAN (?!j\b)/);
+        expect(await b.explain(SUBSCRIPTION_STATES, ['["sub_bulk_1"]'])).not.toMatch(/\bSCAN subscriptions/);
+        const row = (id: number) => [id, "delivered", NOW, 1, 200, null, NOW, NOW];
+        const insert = await b.explain(insertAttemptsSql(2), [
+          1,
+          NOW,
+          200,
+          1,
+          null,
+          null,
+          2,
+          NOW,
+          200,
+          1,
+          null,
+          null,
+        ]);
+        expect(insert).toMatch(/SEARCH d USING INTEGER PRIMARY KEY/);
+        const update = await b.explain(updateDeliveriesSql(2), [...row(1), ...row(2)]);
+        expect(update).toMatch(/SEARCH deliveries USING INTEGER PRIMARY KEY/);
+        expect(update).not.toMatch(/\bSCAN deliveries/);
         expect(claim).toMatch(/SEARCH m USING INDEX sqlite_autoindex_messages_1 \(id=\?\)/);
         // The skipped ids are read once into a list (SCAN json_each); no table is scanned.
         expect(claim).not.toMatch(/\bSCAN (?!json_each)/);
@@ -93,20 +121,19 @@ export function backlogConformance(backend: () => TestBackend): void {
         const dueCte = claim.slice(claim.indexOf("CTE candidates"), claim.indexOf("CTE leased"));
         expect(dueCte).toMatch(/Limit[\s\S]*LockRows[\s\S]*Index Scan using deliveries_due_idx/);
         expect(dueCte).not.toMatch(/Sort/);
-        const finish = await b.explain(finishSql(s), [
-          1,
-          "t",
-          "delivered",
-          0,
+        const finish = await b.explain(finishManySql(s), [
+          [1, 2],
+          ["t", "t"],
+          ["delivered", "retry"],
+          [0, NOW + 5000],
+          [true, true],
+          [NOW, NOW],
+          [200, 503],
+          [1, 1],
+          [null, null],
+          [null, "status 503"],
+          [null, null],
           NOW,
-          true,
-          NOW,
-          200,
-          1,
-          null,
-          null,
-          null,
-          "ok",
         ]);
         expect(finish).toMatch(/Index Scan using deliveries_pkey on deliveries/);
         expect(finish).not.toMatch(/Seq Scan on deliveries/);

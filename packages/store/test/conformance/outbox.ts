@@ -362,6 +362,84 @@ export function outboxConformance(backend: () => TestBackend): void {
       expect(await store.outbox.stats()).toMatchObject({ delivered: 2, pending: 1, leased: 0 });
     });
 
+    it("writes a turn's outcomes as one set: each subscription's streak moves by their net effect, in order", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const [a, b, c, d] = await withSubscriptions(store, 4);
+      for (let i = 1; i <= 2; i++) await store.outbox.publish(NEW_PLANT(i));
+      const t0 = clock.t;
+      // c is failing already; the others are not.
+      const [first] = await store.outbox.claim(1, { ...LEASE, skipSubscriptions: [a!.id, b!.id, d!.id] });
+      await store.outbox.reschedule(first!, t0 + 3_600_000, {
+        attempt: { status: 500, latencyMs: 1, at: t0 },
+      });
+      expect((await store.subscriptions.get(c!.id))!.failingSince).toEqual(new Date(t0));
+      clock.advance(1000);
+      const claimed = await store.outbox.claim(10, LEASE);
+      const of = (sub: { id: string }) => claimed.filter((x) => x.subscription.id === sub.id);
+      const [a1, a2] = of(a!);
+      const [b1, b2] = of(b!);
+      const [c2] = of(c!);
+      const [d1, d2] = of(d!);
+      const later = clock.t + 3_600_000;
+      const fail = (at: number) => ({ attempt: { status: 500, latencyMs: 1, at } });
+      const ok = { attempt: { status: 200, latencyMs: 1 } };
+      const results = await Promise.allSettled([
+        store.outbox.reschedule(a1!, later, fail(clock.t + 1)), // a: fail then ok → no streak
+        store.outbox.complete(a2!, ok),
+        store.outbox.complete(b1!, ok), // b: ok then fail → failing since the fail
+        store.outbox.fail(b2!, fail(clock.t + 2)),
+        store.outbox.reschedule(c2!, later, fail(clock.t + 3)), // c: failing already → unchanged
+        store.outbox.reschedule(d1!, later, fail(clock.t + 4)), // d: two fails → since the first
+        store.outbox.reschedule(d2!, later, fail(clock.t + 5)),
+        store.outbox.complete(d2!, ok), // the same lease again in the same turn: finished by then
+      ]);
+      expect(results.map((r) => r.status)).toEqual([...Array(7).fill("fulfilled"), "rejected"]);
+      expect((results[7] as PromiseRejectedResult).reason).toMatchObject({ code: "lease_lost" });
+      const since = async (sub: { id: string }) => (await store.subscriptions.get(sub.id))!.failingSince;
+      expect(await since(a!)).toBeNull();
+      expect(await since(b!)).toEqual(new Date(clock.t + 2));
+      expect(await since(c!)).toEqual(new Date(t0));
+      expect(await since(d!)).toEqual(new Date(clock.t + 4));
+      expect(await store.outbox.getDelivery(d2!.id)).toMatchObject({ state: "pending", attempts: 1 });
+      expect(await store.outbox.getDelivery(b2!.id)).toMatchObject({ state: "failed", lastStatus: 500 });
+      expect((await store.outbox.listAttempts(c2!.id)).map((x) => [x.attempt, x.attemptedAt])).toEqual([
+        [1, new Date(clock.t + 3)],
+      ]);
+      expect(await store.outbox.stats()).toMatchObject({ pending: 5, leased: 0, delivered: 2, failed: 1 });
+    });
+
+    it("records more outcomes in one turn than one multi-row statement holds", async () => {
+      const store = await backend().open();
+      await withSubscriptions(store, 3);
+      for (let i = 1; i <= 50; i++) await store.outbox.publish(NEW_PLANT(i));
+      const claimed = await store.outbox.claim(150, LEASE);
+      expect(claimed).toHaveLength(150);
+      const retryAt = Date.now() + 60_000;
+      await Promise.all(
+        claimed.map((d, i) =>
+          i % 3 === 0
+            ? store.outbox.reschedule(d, retryAt, { attempt: { status: 503, latencyMs: i, error: `e${i}` } })
+            : store.outbox.complete(d, { attempt: { status: 200, latencyMs: i, responseBody: `r${i}` } }),
+        ),
+      );
+      expect(await store.outbox.stats()).toMatchObject({ pending: 50, leased: 0, delivered: 100 });
+      for (const i of [0, 1, 64, 127, 128, 149]) {
+        const d = claimed[i]!;
+        const [attempt] = await store.outbox.listAttempts(d.id);
+        expect(attempt).toMatchObject(
+          i % 3 === 0
+            ? { attempt: 1, status: 503, latencyMs: i, error: `e${i}`, workerId: "w1" }
+            : { attempt: 1, status: 200, latencyMs: i, responseBody: `r${i}`, workerId: "w1" },
+        );
+        expect(await store.outbox.getDelivery(d.id)).toMatchObject(
+          i % 3 === 0
+            ? { state: "pending", dueAt: new Date(retryAt), lastError: `e${i}` }
+            : { state: "delivered", lastStatus: 200 },
+        );
+      }
+    });
+
     it("fails, resends and recovers deliveries", async () => {
       const clock = manualClock();
       const store = await backend().open({ now: clock.now });

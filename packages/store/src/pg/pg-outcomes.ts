@@ -1,0 +1,97 @@
+import { StoreUnavailableError } from "../errors.js";
+import { GroupCommitter } from "../shared/group-commit.js";
+import { leaseLost, type Outcome, type OutcomeResult } from "../shared/outcomes.js";
+import { type PgContext, query } from "./context.js";
+import { finishManySql } from "./outbox-sql.js";
+
+/** The outbox's outcome recorder: writes lease transitions, a turn's worth at a time. */
+export interface PgOutcomeRecorder {
+  /** Resolves once the outcome is committed; rejects with `lease_lost` alone, or with its batch's error. */
+  record(outcome: Outcome): Promise<void>;
+  drain(): Promise<void>;
+}
+
+/**
+ * Records the outcomes of one event-loop turn (and those arriving while the previous batch is in flight) as ONE
+ * statement (`finishManySql`): the lease checks, state moves, attempt rows and streak updates of the whole batch,
+ * committed together. An outcome whose lease is gone fails alone with `lease_lost`; an error of the statement fails
+ * the batch, and each caller may retry its own outcome.
+ *
+ * @example
+ * ```ts
+ * const recorder = createPgOutcomeRecorder(ctx);
+ * await recorder.record(outcomeOf(lease, "delivered", { status: 200, latencyMs: 3 }, Date.now()));
+ * ```
+ */
+export function createPgOutcomeRecorder(ctx: PgContext): PgOutcomeRecorder {
+  const statement = finishManySql(ctx.s);
+
+  async function write(outcomes: Outcome[]): Promise<OutcomeResult[]> {
+    const at = ctx.options.now();
+    // One array per column of finishManySql, one element per outcome.
+    const ids: unknown[] = [];
+    const tokens: unknown[] = [];
+    const kinds: unknown[] = [];
+    const nextAts: unknown[] = [];
+    const hasAttempt: unknown[] = [];
+    const attemptedAt: unknown[] = [];
+    const statuses: unknown[] = [];
+    const latencies: unknown[] = [];
+    const bodies: unknown[] = [];
+    const errors: unknown[] = [];
+    const reasons: unknown[] = [];
+    // The same lease twice in one batch: the second finds it finished, as it would one turn later (it is sent
+    // without a token, so it matches no row).
+    const seen = new Set<string>();
+    for (const outcome of outcomes) {
+      const key = `${outcome.lease?.id}:${outcome.lease?.leaseToken}`;
+      const token =
+        typeof outcome.lease?.leaseToken === "string" && !seen.has(key) ? outcome.lease.leaseToken : null;
+      seen.add(key);
+      const a = outcome.attempt;
+      ids.push(Number.isSafeInteger(outcome.lease?.id) ? outcome.lease.id : null);
+      tokens.push(token);
+      kinds.push(outcome.kind);
+      nextAts.push(outcome.nextAt);
+      hasAttempt.push(a !== undefined);
+      attemptedAt.push(a?.at ?? at);
+      statuses.push(a?.status ?? null);
+      latencies.push(a?.latencyMs ?? 0);
+      bodies.push(a?.responseBody ?? null);
+      errors.push(a?.error ?? null);
+      reasons.push(outcome.reason);
+    }
+    const held = new Set(
+      (
+        await query<{ ord: string }>(ctx, statement, [
+          ids,
+          tokens,
+          kinds,
+          nextAts,
+          hasAttempt,
+          attemptedAt,
+          statuses,
+          latencies,
+          bodies,
+          errors,
+          reasons,
+          at,
+        ])
+      ).map((row) => Number(row.ord)),
+    );
+    return outcomes.map((outcome, i) =>
+      held.has(i + 1) ? { ok: true } : { ok: false, error: leaseLost(outcome.lease) },
+    );
+  }
+
+  const committer = new GroupCommitter(write, { maxBatch: ctx.options.maxBatchSize });
+  return {
+    async record(outcome) {
+      if (ctx.closed.aborted)
+        throw new StoreUnavailableError("The store is closed.", { code: "store_closed" });
+      const result = await committer.submit(outcome);
+      if (!result.ok) throw result.error;
+    },
+    drain: () => committer.drain(),
+  };
+}

@@ -1,0 +1,133 @@
+import type { AttemptInput, DeliveryState, LeaseRef } from "../api/outbox.js";
+import { StoreConflictError } from "../errors.js";
+import { type AttemptValues, attemptValues } from "./attempt.js";
+
+/**
+ * What an outcome does to its lease: `attempt` logs an attempt and keeps the lease; `delivered`, `retry` and
+ * `failed` end it; `release` hands it back unattempted.
+ */
+export type OutcomeKind = "attempt" | "delivered" | "retry" | "failed" | "release";
+
+/**
+ * One lease transition as a value. The outbox's outcome recorder (both backends) writes the outcomes that arrive in
+ * one event-loop turn together: one transaction (SQLite) or one statement (PostgreSQL).
+ */
+export interface Outcome {
+  lease: LeaseRef;
+  kind: OutcomeKind;
+  /** The attempt to log, validated and truncated. */
+  attempt: AttemptValues | undefined;
+  /** When a `retry` (or a `release`) is due again. */
+  nextAt: number;
+  /** Why it failed (`fail`'s reason): kept as the delivery's last error. */
+  reason: string | null;
+}
+
+/** `last_error` of a delivery failed because its subscription was disabled while it was leased. */
+export const DISABLED_REASON = "subscription disabled";
+
+/**
+ * Builds an {@link Outcome} from the public API's arguments (`attempt` validated against `now`).
+ *
+ * @example
+ * ```ts
+ * outcomeOf(lease, "retry", { status: 503, latencyMs: 4 }, Date.now(), { nextAt: Date.now() + 5000 });
+ * ```
+ */
+export function outcomeOf(
+  lease: LeaseRef,
+  kind: OutcomeKind,
+  attempt: AttemptInput | undefined,
+  now: number,
+  options: { nextAt?: number; reason?: string | null } = {},
+): Outcome {
+  return {
+    lease,
+    kind,
+    attempt: attempt === undefined ? undefined : attemptValues(attempt, now),
+    nextAt: options.nextAt ?? now,
+    reason: options.reason ?? null,
+  };
+}
+
+/** How an outcome moves its subscription's failure streak: `ok` ends it, `fail` starts it if none, `none` leaves it. */
+export type StreakEffect = "ok" | "fail" | "none";
+
+export const streakOf = (kind: OutcomeKind): StreakEffect =>
+  kind === "delivered" ? "ok" : kind === "retry" || kind === "failed" ? "fail" : "none";
+
+/**
+ * What an outcome writes to its delivery. `null` keeps a column as it is: `dueAt` (an attempt logged mid-lease keeps
+ * the lease's expiry) and `error` when nothing was attempted and no reason given; `counted` adds one to `attempts`
+ * and sets `last_status` to `status`.
+ */
+export interface Transition {
+  state: DeliveryState;
+  dueAt: number | null;
+  counted: boolean;
+  status: number | null;
+  error: string | null;
+  finishedAt: number | null;
+}
+
+/**
+ * The transition `outcome` makes at `now`, its subscription `enabled` or not: the lease rules in one place for
+ * SQLite (PostgreSQL's `finishManySql` states the same rules in SQL; the conformance suite holds both to them). A
+ * retry or a handed-back lease of a disabled subscription fails instead: it would never be claimed usefully again.
+ *
+ * @example
+ * ```ts
+ * transitionOf(outcome, true, Date.now()); // { state: "pending", dueAt: outcome.nextAt, counted: true, … }
+ * ```
+ */
+export function transitionOf(outcome: Outcome, enabled: boolean, now: number): Transition {
+  const { kind, attempt } = outcome;
+  const counted = attempt !== undefined;
+  const status = attempt ? attempt.status : null;
+  if (kind === "attempt") {
+    return { state: "leased", dueAt: null, counted, status, error: attempt?.error ?? null, finishedAt: null };
+  }
+  if ((kind === "retry" || kind === "release") && !enabled) {
+    return { state: "failed", dueAt: now, counted, status, error: DISABLED_REASON, finishedAt: now };
+  }
+  const error = outcome.reason ?? (attempt ? attempt.error : null);
+  if (kind === "retry" || kind === "release") {
+    return { state: "pending", dueAt: outcome.nextAt, counted, status, error, finishedAt: null };
+  }
+  return { state: kind, dueAt: now, counted, status, error, finishedAt: now };
+}
+
+/**
+ * Each subscription's `failing_since` after a turn's outcomes, applied in order to its current value; only the
+ * subscriptions whose value changes are returned. An `ok` clears the streak, a `fail` starts it at its time if there
+ * is none. (PostgreSQL's `finishManySql` computes the same net effect in SQL.)
+ *
+ * @example
+ * ```ts
+ * netStreaks([{ subscriptionId: "a", effect: "fail", at: 5 }], new Map([["a", null]])); // Map { "a" => 5 }
+ * ```
+ */
+export function netStreaks(
+  effects: readonly { subscriptionId: string; effect: StreakEffect; at: number }[],
+  current: ReadonlyMap<string, number | null>,
+): Map<string, number | null> {
+  const after = new Map<string, number | null>();
+  for (const { subscriptionId, effect, at } of effects) {
+    if (effect === "none") continue;
+    const was = after.has(subscriptionId) ? after.get(subscriptionId) : current.get(subscriptionId);
+    after.set(subscriptionId, effect === "ok" ? null : (was ?? at));
+  }
+  for (const [id, value] of after) if ((current.get(id) ?? null) === value) after.delete(id);
+  return after;
+}
+
+/** The error of an outcome whose lease is gone (expired and reclaimed, or finished already). */
+export function leaseLost(lease: LeaseRef): StoreConflictError {
+  return new StoreConflictError(
+    "lease_lost",
+    `Delivery ${lease?.id} is no longer leased with this token (the lease expired and was reclaimed, or it was finished).`,
+  );
+}
+
+/** A recorded outcome: written, or refused alone because its lease was lost. */
+export type OutcomeResult = { ok: true } | { ok: false; error: StoreConflictError };

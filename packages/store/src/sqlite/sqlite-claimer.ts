@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import type Database from "better-sqlite3";
+import type { ClaimedDelivery } from "../api/outbox.js";
+import type { SigningScheme } from "../api/subscriptions.js";
+import { type ClaimPlan, pickDue } from "../shared/claim-plan.js";
+import { DISABLED_REASON } from "../shared/outcomes.js";
+import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
+import type { SqliteContext } from "./context.js";
+import { CLAIM_DUE, CLAIMED_SUBSCRIPTION, FAIL_DISABLED, LEASE_MANY } from "./outbox-sql.js";
+
+/** A row of `CLAIM_DUE`, read raw (an array: building an object per row cost more than the rest of the claim). */
+type DueRow = [
+  id: number,
+  dueAt: number,
+  attempts: number,
+  subscriptionId: string,
+  messageId: string,
+  eventType: string,
+  body: Uint8Array,
+  createdAt: number,
+  enabled: number,
+];
+const SUBSCRIPTION = 3;
+const ENABLED = 8;
+
+/**
+ * The outbox's claimer: one IMMEDIATE transaction (SQLite has one writer, so no other connection can take the same
+ * rows in between) of three statements whatever the batch: the due rows with their messages in due order, one
+ * UPDATE leasing the picked ones, and one read of each subscription in the claim (its secrets opened once). Rows of
+ * a disabled subscription (a lease that expired or was released after the disable) are failed, never leased.
+ *
+ * @example
+ * ```ts
+ * const claim = createSqliteClaimer(ctx);
+ * const claimed = claim.immediate(claimPlan(64, { leaseMs: 30_000, workerId: "w1" }), Date.now());
+ * ```
+ */
+export function createSqliteClaimer(
+  ctx: SqliteContext,
+): Database.Transaction<(plan: ClaimPlan, at: number) => ClaimedDelivery[]> {
+  const claimDue = ctx.sql(CLAIM_DUE).raw(true);
+  return ctx.db.transaction((plan: ClaimPlan, at: number): ClaimedDelivery[] => {
+    const scanned = claimDue.all(at, JSON.stringify(plan.skip), plan.scan) as DueRow[];
+    let enabled = scanned;
+    if (scanned.some((row) => row[ENABLED] !== 1)) {
+      for (const row of scanned) {
+        if (row[ENABLED] !== 1) ctx.sql(FAIL_DISABLED).run(at, DISABLED_REASON, at, at, row[0]);
+      }
+      enabled = scanned.filter((row) => row[ENABLED] === 1);
+    }
+    const due = pickDue(enabled, plan, (row) => row[SUBSCRIPTION]);
+    if (due.length === 0) return [];
+    const leaseToken = randomUUID();
+    const leaseUntil = at + plan.leaseMs;
+    const leaseExpiresAt = new Date(leaseUntil);
+    ctx
+      .sql(LEASE_MANY)
+      .run(leaseUntil, plan.workerId, leaseToken, at, JSON.stringify(due.map((row) => row[0])));
+    const subscriptionOf = subscriptionReader(ctx, at);
+    return due.map(
+      ([id, dueAt, attempts, subscriptionId, messageId, eventType, body, createdAt]): ClaimedDelivery => ({
+        id,
+        leaseToken,
+        attempt: attempts + 1,
+        leaseExpiresAt,
+        dueAt: new Date(dueAt),
+        message: { id: messageId, eventType, body, createdAt: new Date(createdAt) },
+        subscription: subscriptionOf(subscriptionId),
+      }),
+    );
+  });
+}
+
+/** Reads each subscription of one claim once: a claim's rows mostly share a few. */
+function subscriptionReader(ctx: SqliteContext, at: number) {
+  const subscriptions = new Map<string, ClaimedDelivery["subscription"]>();
+  return (id: string): ClaimedDelivery["subscription"] => {
+    let subscription = subscriptions.get(id);
+    if (!subscription) {
+      const s = ctx.sql(CLAIMED_SUBSCRIPTION).get(id) as {
+        id: string;
+        url: string;
+        token: string;
+        secrets: string;
+        signing: SigningScheme;
+      };
+      subscription = {
+        id: s.id,
+        url: s.url,
+        token: ctx.box.open(s.token, `${s.id}:token`),
+        secrets: activeSecretsOf(ctx.box, s.id, JSON.parse(s.secrets) as StoredSecret[], at),
+        signing: s.signing,
+      };
+      subscriptions.set(id, subscription);
+    }
+    return subscription;
+  };
+}
