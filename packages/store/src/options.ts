@@ -19,6 +19,11 @@ export interface OpenStoreOptions {
   /** PostgreSQL: size of the pool the store creates; default 10. */
   poolSize?: number | undefined;
   /**
+   * PostgreSQL: `application_name` of the store's connections, as `pg_stat_activity` shows them; default
+   * `plant-store`. The LISTEN connection is named with a `-listen` suffix.
+   */
+  applicationName?: string | undefined;
+  /**
    * 32-byte key (64 hex characters or base64) used to encrypt subscription tokens and signing
    * secrets with AES-256-GCM. Without it they are stored in clear and a warning is logged.
    */

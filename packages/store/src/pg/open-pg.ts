@@ -42,13 +42,14 @@ export async function openPgStore(
     );
   }
   const ownsPool = options.pool === undefined;
+  const applicationName = options.applicationName ?? "plant-store";
   const pool =
     options.pool ??
     new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: 5000,
-      application_name: "plant-store",
+      application_name: applicationName,
       // Bounded waits: a lock held elsewhere or a stalled server answers 503 (StoreUnavailableError), never a
       // request that hangs; a connection that stops answering is dropped (pool.query / transaction release it
       // with the error) and TCP keep-alive finds dead peers.
@@ -88,7 +89,7 @@ export async function openPgStore(
   const listenerConfig: pg.ClientConfig = {
     ...(options.url ? { connectionString: options.url } : pool.options),
     connectionTimeoutMillis: 5000,
-    application_name: "plant-store-listen",
+    application_name: `${applicationName}-listen`,
   };
   const listener = new PgListener(
     listenerConfig,
