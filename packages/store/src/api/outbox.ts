@@ -56,6 +56,8 @@ export interface OutboxMessage {
   body: Uint8Array;
   idempotencyKey: string | null;
   createdAt: Date;
+  /** The trace context it was published with (`publish({ traceContext })`), `null` when none. */
+  traceContext: TraceCarrier | null;
 }
 
 /** `pending` waits for `dueAt`; `leased` is held by a worker until `dueAt` (the lease expiry). */

@@ -104,6 +104,7 @@ export function toMessage(row: MessageRow): OutboxMessage {
     body: row.body,
     idempotencyKey: row.idempotency_key,
     createdAt: new Date(Number(row.created_at)),
+    traceContext: traceCarrierOf(row.trace_context),
   };
 }
 

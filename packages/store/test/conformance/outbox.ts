@@ -245,6 +245,8 @@ export function outboxConformance(backend: () => TestBackend): void {
         [plain.messageId, null],
         [empty.messageId, null],
       ]);
+      expect((await store.outbox.getMessage(traced.messageId))?.traceContext).toEqual(carrier);
+      expect((await store.outbox.getMessage(plain.messageId))?.traceContext).toBeNull();
       const first = await store.outbox.claim(10, LEASE);
       expect(first.map((d) => [d.message.id, d.message.traceContext])).toEqual([
         [traced.messageId, carrier],
