@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { context } from "@opentelemetry/api";
 import {
   DEFAULT_RETENTION_DAYS,
   logText,
@@ -30,6 +31,7 @@ import type { Logger } from "pino";
 import { type AdminApi, createAdminApi } from "./admin.js";
 import { jsonResponse } from "./http.js";
 import { createMetrics, type ReceiverMetrics } from "./metrics.js";
+import { endServerSpan, receiverTracer, startServerSpan, traceCommit } from "./tracing.js";
 
 /** Options of {@link createReceiver}. */
 export interface ReceiverOptions {
@@ -104,16 +106,18 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const { store, owned: ownsStore } = await openAppStore(options.store, { logger: options.logger });
   const logger = options.logger;
   const metrics = createMetrics(() => store.inbox.count());
+  const tracer = receiverTracer();
   const record = async (event: ReceivedEvent) => {
     // Without a webhook-id (only possible when no secret is configured) nothing can be deduplicated:
     // the event is stored under an id of our own, `rcv_…`, sortable like the sender's message ids.
     const webhookId = event.id ?? `rcv_${createMessageId().slice(4)}`;
-    const result = await store.inbox.record({
-      webhookId,
-      eventType: event.type,
-      body: event.body,
-      headers: event.headers,
-    });
+    const input = { webhookId, eventType: event.type, body: event.body, headers: event.headers };
+    const traced = tracer();
+    const result = traced
+      ? await traceCommit(traced, { id: webhookId, type: event.type, size: event.body.byteLength }, () =>
+          store.inbox.record(input),
+        )
+      : await store.inbox.record(input);
     return { duplicate: result.duplicate };
   };
   const pipelineLogger = logger && {
@@ -153,7 +157,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const path = requestPath(req.url);
     if (webhookPaths.has(path)) {
-      void webhook(req, res);
+      void webhook(path, req, res);
       return;
     }
     void ops(path, req, res);
@@ -172,9 +176,16 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     },
   });
 
-  async function webhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function webhook(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const response = await handleNodeRequest(handler, req, res);
+    const traced = tracer();
+    let response: WebhookResponse | null;
+    if (traced) {
+      // The pipeline runs in the request span's context: the commit's span (`record`) is its child.
+      const server = startServerSpan(traced, req, path);
+      response = await context.with(server.context, handleNodeRequest, undefined, handler, req, res);
+      endServerSpan(server.span, response);
+    } else response = await handleNodeRequest(handler, req, res);
     if (!response) return; // the client went away before sending the whole body
     const seconds = (performance.now() - started) / 1000;
     metrics.observeRequest(response.status, seconds);

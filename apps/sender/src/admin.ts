@@ -11,7 +11,12 @@ import {
   type SigningScheme,
 } from "@plant-store/core";
 import { createNodeServer, nodeHeaders } from "@plant-store/core/node";
-import { type Catalog, catalog as specCatalog, unknownEventMessage } from "@plant-store/spec";
+import {
+  type Catalog,
+  DEFAULT_EVENT_TYPE,
+  catalog as specCatalog,
+  unknownEventMessage,
+} from "@plant-store/spec";
 import {
   type Delivery,
   InvalidEventError,
@@ -27,6 +32,7 @@ import type { SenderMetrics } from "./metrics.js";
 import { adminOpenApi } from "./openapi.js";
 import { ApiError, registerRoutes } from "./route-table.js";
 import { type AllowList, type Resolver, resolveTarget } from "./ssrf.js";
+import { senderTracer, tracePublish } from "./tracing.js";
 
 /** Options of {@link createAdminApi}. */
 export interface AdminApiOptions {
@@ -72,6 +78,7 @@ const PUBLIC_PATHS = new Set<string>(
 export async function createAdminApi(options: AdminApiOptions): Promise<FastifyInstance> {
   const { store, allow, resolve, metrics } = options;
   const catalog = options.catalog ?? specCatalog;
+  const tracer = senderTracer();
   /** Event types a subscription names must be webhooks of the catalog: a typo would silently receive nothing. */
   function knownTypes(types: readonly string[] | null | undefined): readonly string[] | null | undefined {
     const unknown = types?.find((type) => !catalog.some((entry) => entry.type === type));
@@ -346,13 +353,18 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
     publishEvent: {
       handle: async ({ query, headers, body }) => {
         const key = headers["idempotency-key"];
+        const type = query.type ?? DEFAULT_EVENT_TYPE;
+        const known = catalog.some((entry) => entry.type === type);
         // Lossless: the spec's int64 values are accepted as sent (the sender only relays bytes).
-        const result = await store.outbox.publish(body, {
-          mode: "lossless",
-          catalog,
-          ...(query.type !== undefined && { eventType: query.type }),
-          ...(key !== undefined && { idempotencyKey: key }),
-        });
+        const result = await tracePublish(tracer(), known ? type : undefined, (traceContext) =>
+          store.outbox.publish(body, {
+            mode: "lossless",
+            catalog,
+            ...(query.type !== undefined && { eventType: query.type }),
+            ...(key !== undefined && { idempotencyKey: key }),
+            ...(traceContext && { traceContext }),
+          }),
+        );
         return { messageId: result.messageId, deliveries: result.deliveries, duplicate: result.duplicate };
       },
     },

@@ -1,11 +1,13 @@
+import { context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { logText } from "@plant-store/app-kit";
-import { deliver, STANDARD_SCHEDULE_MS, type Transport } from "@plant-store/core";
+import { type DeliveryOutcome, deliver, STANDARD_SCHEDULE_MS, type Transport } from "@plant-store/core";
 import type { ClaimedDelivery, Store } from "@plant-store/store";
 import type { Logger } from "pino";
 import { judgeAttempt, loggedOutcome } from "./attempt-result.js";
 import type { SenderMetrics } from "./metrics.js";
 import { createOutcomeRecorder } from "./outcome-recorder.js";
 import { SlotPool } from "./slot-pool.js";
+import { endAttemptSpan, senderTracer, startAttemptSpan, tracedTransport } from "./tracing.js";
 
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
@@ -73,6 +75,7 @@ export function startWorker(options: WorkerOptions): Worker {
   const sweepEveryMs = Math.min(60_000, Math.max(50, disableAfterMs / 4));
   const pool = new SlotPool(concurrency, perSubscription);
   const record = createOutcomeRecorder(store, logger);
+  const tracer = senderTracer();
   const running = new Set<Promise<void>>();
   const stopping = new AbortController();
   let slotFreed: (() => void) | null = null;
@@ -83,19 +86,35 @@ export function startWorker(options: WorkerOptions): Worker {
   // The subscriptions skipped by the last claim, when it found nothing: one of them getting room ends the idle wait.
   let skippedWhenIdle: Set<string> | null = null;
 
-  /** One attempt: the delivery's subscription and message sent through core's `deliver`, its result recorded. */
+  /**
+   * One attempt: the delivery's subscription and message sent through core's `deliver`, its result recorded. With
+   * an OpenTelemetry SDK registered it is a CLIENT span continuing the publish's trace, whose context the request
+   * carries (`traceparent`); without one, nothing but the `tracer()` lookup.
+   */
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const { subscription, message } = delivery;
-    const outcome = await deliver(
-      {
-        url: subscription.url,
-        token: subscription.token,
-        secrets: subscription.signing === "asymmetric" ? [] : subscription.secrets,
-        privateKeys: subscription.signing === "symmetric" ? [] : privateKeys,
-      },
-      { id: message.id, eventType: message.eventType, body: message.body },
-      { transport: options.transport, timeoutMs },
-    );
+    const target = {
+      url: subscription.url,
+      token: subscription.token,
+      secrets: subscription.signing === "asymmetric" ? [] : subscription.secrets,
+      privateKeys: subscription.signing === "symmetric" ? [] : privateKeys,
+    };
+    const sent = { id: message.id, eventType: message.eventType, body: message.body };
+    const span = startAttemptSpan(tracer(), delivery);
+    let outcome: DeliveryOutcome;
+    if (span) {
+      // Inside the span's context, so an instrumented HTTP client (undici's) nests its own span under it.
+      const traced = { transport: tracedTransport(options.transport, span), timeoutMs };
+      outcome = await context.with(
+        trace.setSpan(ROOT_CONTEXT, span),
+        deliver,
+        undefined,
+        target,
+        sent,
+        traced,
+      );
+      endAttemptSpan(span, outcome);
+    } else outcome = await deliver(target, sent, { transport: options.transport, timeoutMs });
     const result = judgeAttempt(outcome, delivery.attempt, schedule, Date.now());
     metrics?.observeAttempt(result.label, outcome.latencyMs / 1000);
     await record(delivery, result);

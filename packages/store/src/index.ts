@@ -40,6 +40,7 @@ export type {
   PublishOptions,
   PublishResult,
   SqlClient,
+  TraceCarrier,
 } from "./api/outbox.js";
 export type { PurgeOptions, PurgeResult, Store } from "./api/store.js";
 export type {

@@ -25,7 +25,19 @@ export interface PublishOptions {
   eventType?: string | undefined;
   /** The webhooks `eventType` is looked up in; default `@plant-store/spec`'s `catalog` (the committed contract). */
   catalog?: Catalog | undefined;
+  /**
+   * The trace the publish belongs to, as OpenTelemetry's `propagation.inject` writes it into a plain object
+   * (W3C `traceparent`, `tracestate`): stored with the message and handed back with every claim of its
+   * deliveries, so each attempt continues the trace. Omitted or empty: nothing is stored.
+   */
+  traceContext?: TraceCarrier | undefined;
 }
+
+/**
+ * A trace context as text fields (`{ traceparent, tracestate }`): what a propagator injects and extracts. At most
+ * 16 fields, names 1 to 64 characters, the whole at most 4 KiB as JSON.
+ */
+export type TraceCarrier = Readonly<Record<string, string>>;
 
 export interface PublishResult {
   /** `msg_…`, sortable; sent as `webhook-id` on every attempt. */
@@ -44,6 +56,8 @@ export interface OutboxMessage {
   body: Uint8Array;
   idempotencyKey: string | null;
   createdAt: Date;
+  /** The trace context it was published with (`publish({ traceContext })`), `null` when none. */
+  traceContext: TraceCarrier | null;
 }
 
 /** `pending` waits for `dueAt`; `leased` is held by a worker until `dueAt` (the lease expiry). */
@@ -82,8 +96,17 @@ export interface ClaimedDelivery extends LeaseRef {
   leaseExpiresAt: Date;
   /** When it became due: claims are handed out in this order. */
   dueAt: Date;
-  /** `eventType` is sent as the `webhook-event-type` header. */
-  message: { id: string; eventType: string; body: Uint8Array; createdAt: Date };
+  /**
+   * `eventType` is sent as the `webhook-event-type` header; `traceContext` is the publish's (`null` when it was
+   * not traced).
+   */
+  message: {
+    id: string;
+    eventType: string;
+    body: Uint8Array;
+    createdAt: Date;
+    traceContext: TraceCarrier | null;
+  };
   /** Decrypted; `secrets` holds only those not expired. */
   subscription: { id: string; url: string; token: string; secrets: string[]; signing: SigningScheme };
 }

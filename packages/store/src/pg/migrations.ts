@@ -141,6 +141,13 @@ ALTER TABLE ${s}.subscriptions ADD COLUMN event_types text[];
     sql: (s) => `ALTER TABLE ${s}.subscriptions ADD COLUMN signing text NOT NULL DEFAULT 'symmetric'
   CHECK (signing IN ('symmetric', 'asymmetric', 'both'));`,
   },
+  {
+    version: 5,
+    name: "message trace context",
+    // The W3C trace context (traceparent/tracestate as a JSON object) of the publish, so every attempt continues
+    // its trace. NULL when nothing was traced: no default, no table rewrite.
+    sql: (s) => `ALTER TABLE ${s}.messages ADD COLUMN trace_context text;`,
+  },
 ];
 
 /** The newest schema version this package knows. */

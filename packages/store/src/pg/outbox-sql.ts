@@ -8,11 +8,12 @@
  * Publish: insert the message (idempotency key unique) and fan out to every enabled subscription that receives
  * its type (`event_types` NULL = every type); NOTIFY idle workers, delivered at commit (so never for a
  * rolled-back transaction).
- * Params: id, idempotency key, body, now, channel, event type.
+ * Params: id, idempotency key, body, now, channel, event type, trace context (JSON text or NULL).
  */
 export const publishSql = (s: string) => `
 WITH msg AS (
-  INSERT INTO ${s}.messages (id, idempotency_key, body, created_at, event_type) VALUES ($1, $2, $3, $4, $6)
+  INSERT INTO ${s}.messages (id, idempotency_key, body, created_at, event_type, trace_context)
+  VALUES ($1, $2, $3, $4, $6, $7)
   ON CONFLICT (idempotency_key) DO NOTHING
   RETURNING id
 ), fan_out AS (
@@ -62,7 +63,7 @@ WITH candidates AS (
   FROM due WHERE d.id = due.id
   RETURNING d.id, d.message_id, d.subscription_id, due.due_at AS was_due, due.attempts
 )
-SELECT l.id, l.was_due, l.attempts, m.id AS message_id, m.event_type, m.body, m.created_at,
+SELECT l.id, l.was_due, l.attempts, m.id AS message_id, m.event_type, m.body, m.created_at, m.trace_context,
        sub.id AS subscription_id, sub.url, sub.token, sub.secrets::text AS secrets, sub.signing
 FROM leased l
 JOIN ${s}.messages m ON m.id = l.message_id

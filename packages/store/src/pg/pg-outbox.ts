@@ -14,10 +14,11 @@ import {
   toAttempt,
   toDelivery,
   toMessage,
+  traceCarrierOf,
 } from "../shared/rows.js";
 import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
 import { toMillis } from "../shared/time.js";
-import { checkDeliveryFilters, checkIdempotencyKey } from "../shared/validate.js";
+import { checkDeliveryFilters, checkIdempotencyKey, checkTraceContext } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
 import { claimSql, compactCountsSql, oldestDueSql, publishSql, stateCountsSql } from "./outbox-sql.js";
 import { createPgOutcomeRecorder } from "./pg-outcomes.js";
@@ -34,6 +35,7 @@ interface ClaimRow {
   event_type: string;
   body: Uint8Array;
   created_at: string;
+  trace_context: string | null;
   subscription_id: string;
   url: string;
   token: string;
@@ -72,11 +74,12 @@ export function createPgOutbox(ctx: PgContext): Outbox & { drain(): Promise<void
     async publish(event, options = {}) {
       const key = options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey);
       const prepared = prepareEvent(event, options);
+      const traceContext = checkTraceContext(options.traceContext);
       const at = now();
       const [row] = await query<{ id: string | null; deliveries: number }>(
         ctx,
         publish,
-        [ctx.nextId(), key, prepared.body, at, ctx.channels.outbox, prepared.eventType],
+        [ctx.nextId(), key, prepared.body, at, ctx.channels.outbox, prepared.eventType, traceContext],
         options.tx,
       );
       if (row?.id)
@@ -139,6 +142,7 @@ export function createPgOutbox(ctx: PgContext): Outbox & { drain(): Promise<void
             eventType: r.event_type,
             body: r.body,
             createdAt: new Date(Number(r.created_at)),
+            traceContext: traceCarrierOf(r.trace_context),
           },
           subscription: subscriptionOf(r),
         }),

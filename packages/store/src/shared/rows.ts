@@ -1,5 +1,5 @@
 import type { InboxEvent } from "../api/inbox.js";
-import type { Delivery, DeliveryAttempt, DeliveryState, OutboxMessage } from "../api/outbox.js";
+import type { Delivery, DeliveryAttempt, DeliveryState, OutboxMessage, TraceCarrier } from "../api/outbox.js";
 import { toDate } from "./time.js";
 
 type Int = number | string;
@@ -94,6 +94,7 @@ export interface MessageRow {
   event_type: string;
   body: Uint8Array;
   created_at: Int;
+  trace_context: string | null;
 }
 
 export function toMessage(row: MessageRow): OutboxMessage {
@@ -103,5 +104,11 @@ export function toMessage(row: MessageRow): OutboxMessage {
     body: row.body,
     idempotencyKey: row.idempotency_key,
     createdAt: new Date(Number(row.created_at)),
+    traceContext: traceCarrierOf(row.trace_context),
   };
+}
+
+/** A message's stored trace context (`messages.trace_context`, JSON written by `checkTraceContext`), or `null`. */
+export function traceCarrierOf(text: string | null): TraceCarrier | null {
+  return text === null ? null : (JSON.parse(text) as TraceCarrier);
 }

@@ -119,6 +119,42 @@ export function checkIdempotencyKey(value: unknown): string {
   return value;
 }
 
+const TRACE_FIELDS = 16;
+const TRACE_NAME = /^[\x21-\x7e]{1,64}$/;
+const TRACE_BYTES = 4096;
+
+/**
+ * A publish's trace context as the JSON text stored with the message, or `null` when there is none (omitted, or
+ * nothing injected: no tracer is installed). It must be a plain object of at most 16 string fields with header-like
+ * names, at most 4 KiB as JSON: the carrier a propagator writes, never arbitrary data riding along with every claim.
+ *
+ * @example
+ * ```ts
+ * checkTraceContext({ traceparent: "00-…-01" }); // '{"traceparent":"00-…-01"}'
+ * checkTraceContext({}); // null
+ * ```
+ */
+export function checkTraceContext(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  const refuse = () =>
+    new StoreInputError(
+      "invalid_trace_context",
+      `The trace context must be an object of at most ${TRACE_FIELDS} text fields (traceparent, tracestate), at most ${TRACE_BYTES} bytes as JSON.`,
+    );
+  // A plain object (or one without a prototype): what `propagation.inject` writes into `{}`.
+  const proto = typeof value === "object" ? Object.getPrototypeOf(value) : undefined;
+  if (proto !== Object.prototype && proto !== null) throw refuse();
+  const entries = Object.entries(value);
+  if (entries.length === 0) return null;
+  if (entries.length > TRACE_FIELDS) throw refuse();
+  for (const [name, field] of entries) {
+    if (!TRACE_NAME.test(name) || typeof field !== "string" || /\p{Cc}/u.test(field)) throw refuse();
+  }
+  const text = JSON.stringify(value);
+  if (Buffer.byteLength(text) > TRACE_BYTES) throw refuse();
+  return text;
+}
+
 /** A secret rotation's grace in ms: default one day, at most {@link MAX_GRACE_MS}. */
 export function checkGraceMs(value: number | undefined): number {
   const graceMs = value ?? DEFAULT_GRACE_MS;

@@ -127,6 +127,13 @@ ALTER TABLE subscriptions ADD COLUMN event_types TEXT;
     sql: `ALTER TABLE subscriptions ADD COLUMN signing TEXT NOT NULL DEFAULT 'symmetric'
   CHECK (signing IN ('symmetric', 'asymmetric', 'both'));`,
   },
+  {
+    version: 5,
+    name: "message trace context",
+    // The W3C trace context (traceparent/tracestate as a JSON object) of the publish, so every attempt continues
+    // its trace. NULL when nothing was traced: a constant default, no table rewrite.
+    sql: "ALTER TABLE messages ADD COLUMN trace_context TEXT;",
+  },
 ];
 
 /** The newest schema version this package knows. */

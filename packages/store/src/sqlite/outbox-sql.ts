@@ -10,12 +10,14 @@
  * Due rows in due order through the partial index `deliveries_due_idx`, each with its message (primary-key
  * lookup), so a claim runs one SELECT for the batch instead of one per row. Subscriptions the worker cannot
  * serve now are left out. With each row its subscription's `enabled`: a disabled subscription's rows (a lease
- * that expired or was released after the disable) are failed by the claim, never leased.
+ * that expired or was released after the disable) are failed by the claim, never leased. Last, the message's trace
+ * context (migration 5).
  * Params: now, subscription ids to skip (JSON array), limit.
  */
 export const CLAIM_DUE = `SELECT d.id, d.due_at, d.attempts, d.subscription_id, m.id AS message_id, m.event_type, m.body,
   m.created_at,
-  s.enabled
+  s.enabled,
+  m.trace_context
 FROM deliveries d JOIN messages m ON m.id = d.message_id JOIN subscriptions s ON s.id = d.subscription_id
 WHERE d.state IN ('pending', 'leased') AND d.due_at <= ?
   AND d.subscription_id NOT IN (SELECT value FROM json_each(?))

@@ -4,6 +4,7 @@ import type { ClaimedDelivery } from "../api/outbox.js";
 import type { SigningScheme } from "../api/subscriptions.js";
 import { type ClaimPlan, pickDue } from "../shared/claim-plan.js";
 import { DISABLED_REASON } from "../shared/outcomes.js";
+import { traceCarrierOf } from "../shared/rows.js";
 import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
 import type { SqliteContext } from "./context.js";
 import { CLAIM_DUE, CLAIMED_SUBSCRIPTION, FAIL_DISABLED, LEASE_MANY } from "./outbox-sql.js";
@@ -19,6 +20,7 @@ type DueRow = [
   body: Uint8Array,
   createdAt: number,
   enabled: number,
+  traceContext: string | null,
 ];
 const SUBSCRIPTION = 3;
 const ENABLED = 8;
@@ -58,13 +60,30 @@ export function createSqliteClaimer(
       .run(leaseUntil, plan.workerId, leaseToken, at, JSON.stringify(due.map((row) => row[0])));
     const subscriptionOf = subscriptionReader(ctx, at);
     return due.map(
-      ([id, dueAt, attempts, subscriptionId, messageId, eventType, body, createdAt]): ClaimedDelivery => ({
+      ([
+        id,
+        dueAt,
+        attempts,
+        subscriptionId,
+        messageId,
+        eventType,
+        body,
+        createdAt,
+        ,
+        trace,
+      ]): ClaimedDelivery => ({
         id,
         leaseToken,
         attempt: attempts + 1,
         leaseExpiresAt,
         dueAt: new Date(dueAt),
-        message: { id: messageId, eventType, body, createdAt: new Date(createdAt) },
+        message: {
+          id: messageId,
+          eventType,
+          body,
+          createdAt: new Date(createdAt),
+          traceContext: traceCarrierOf(trace),
+        },
         subscription: subscriptionOf(subscriptionId),
       }),
     );

@@ -3,10 +3,16 @@ import { StoreInputError, StoreUnavailableError } from "../errors.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import { checkReplay, prepareEvent } from "../shared/prepare-event.js";
 import type { MessageRow } from "../shared/rows.js";
-import { checkIdempotencyKey } from "../shared/validate.js";
+import { checkIdempotencyKey, checkTraceContext } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 
-type PublishItem = { body: Uint8Array; eventType: string; key: string | null; at: number };
+type PublishItem = {
+  body: Uint8Array;
+  eventType: string;
+  key: string | null;
+  traceContext: string | null;
+  at: number;
+};
 type Published =
   | { existing: MessageRow; deliveries: number; id?: undefined }
   | { existing: undefined; id: string; deliveries: number };
@@ -24,7 +30,7 @@ type Published =
  * ```
  */
 export function createSqlitePublisher(ctx: SqliteContext) {
-  const publishOne = ({ body, eventType, key, at }: PublishItem): Published => {
+  const publishOne = ({ body, eventType, key, traceContext, at }: PublishItem): Published => {
     if (key !== null) {
       const existing = ctx.sql("SELECT * FROM messages WHERE idempotency_key = ?").get(key) as
         | MessageRow
@@ -37,8 +43,10 @@ export function createSqlitePublisher(ctx: SqliteContext) {
     }
     const id = ctx.nextId();
     ctx
-      .sql("INSERT INTO messages (id, idempotency_key, event_type, body, created_at) VALUES (?, ?, ?, ?, ?)")
-      .run(id, key, eventType, body, at);
+      .sql(
+        "INSERT INTO messages (id, idempotency_key, event_type, body, created_at, trace_context) VALUES (?, ?, ?, ?, ?, ?)",
+      )
+      .run(id, key, eventType, body, at, traceContext);
     // Only the subscriptions that receive this type (event_types NULL = every type).
     const fanOut = ctx
       .sql(
@@ -69,6 +77,7 @@ export function createSqlitePublisher(ctx: SqliteContext) {
     const prepared = prepareEvent(event, options);
     const item: PublishItem = {
       key,
+      traceContext: checkTraceContext(options.traceContext),
       body: prepared.body,
       eventType: prepared.eventType,
       at: ctx.options.now(),

@@ -228,6 +228,56 @@ export function outboxConformance(backend: () => TestBackend): void {
       expect(await store.outbox.claim(10, LEASE)).toEqual([]);
     });
 
+    it("stores a publish's trace context and hands it back with every claim of its deliveries", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      await withSubscriptions(store, 2);
+      const carrier = {
+        traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+        tracestate: "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7",
+      };
+      const traced = await store.outbox.publish(NEW_PLANT(1), { traceContext: carrier });
+      const plain = await store.outbox.publish(NEW_PLANT(2));
+      const empty = await store.outbox.publish(NEW_PLANT(3), { traceContext: {} });
+      const stored = await backend().sql("SELECT id, trace_context FROM {t}messages ORDER BY id");
+      expect(stored.map((row) => [row.id, row.trace_context])).toEqual([
+        [traced.messageId, JSON.stringify(carrier)],
+        [plain.messageId, null],
+        [empty.messageId, null],
+      ]);
+      expect((await store.outbox.getMessage(traced.messageId))?.traceContext).toEqual(carrier);
+      expect((await store.outbox.getMessage(plain.messageId))?.traceContext).toBeNull();
+      const first = await store.outbox.claim(10, LEASE);
+      expect(first.map((d) => [d.message.id, d.message.traceContext])).toEqual([
+        [traced.messageId, carrier],
+        [traced.messageId, carrier],
+        [plain.messageId, null],
+        [plain.messageId, null],
+        [empty.messageId, null],
+        [empty.messageId, null],
+      ]);
+      // A retry is claimed with the same context: every attempt continues the publish's trace.
+      await store.outbox.reschedule(first[0]!, clock.t + 1_000, { attempt: { status: 503, latencyMs: 1 } });
+      clock.advance(1_000);
+      const [retry] = await store.outbox.claim(10, LEASE);
+      expect(retry).toMatchObject({ id: first[0]!.id, attempt: 2, message: { traceContext: carrier } });
+
+      for (const traceContext of [
+        "traceparent",
+        ["traceparent"],
+        { traceparent: 1 },
+        { "": "x" },
+        { traceparent: "a\nb" },
+        { tracestate: "x".repeat(5000) },
+        Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"])),
+        new Map([["traceparent", "x"]]),
+      ]) {
+        await expect(
+          store.outbox.publish(NEW_PLANT(4), { traceContext: traceContext as never }),
+        ).rejects.toMatchObject({ name: "StoreInputError", code: "invalid_trace_context" });
+      }
+    });
+
     it("skips the subscriptions a worker cannot serve and caps each subscription within one claim", async () => {
       const clock = manualClock();
       const store = await backend().open({ now: clock.now });

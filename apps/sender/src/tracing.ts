@@ -1,0 +1,156 @@
+import { createRequire } from "node:module";
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from "@opentelemetry/api";
+import { SPAN_ATTRIBUTES as A, appTracer, MESSAGING_SYSTEM } from "@plant-store/app-kit";
+import { type DeliveryOutcome, type Transport, withoutCredentials } from "@plant-store/core";
+import { WEBHOOK_METHOD } from "@plant-store/spec";
+import type { ClaimedDelivery, TraceCarrier } from "@plant-store/store";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+
+/**
+ * The sender's tracer: `undefined` while no OpenTelemetry SDK is registered (then nothing is traced and no trace
+ * header is sent). One per admin API and per worker.
+ *
+ * @example
+ * ```ts
+ * const tracer = senderTracer();
+ * await tracePublish(tracer(), "newPlant", (traceContext) => store.outbox.publish(event, { traceContext }));
+ * ```
+ */
+export function senderTracer(): () => Tracer | undefined {
+  return appTracer("@plant-store/sender", version);
+}
+
+/**
+ * Runs a publish inside a `publish <type>` PRODUCER span (a child of the active context: an instrumented admin
+ * request's span, when there is one) and hands `run` that span's context as a carrier to store with the message;
+ * every attempt continues from it. Without a tracer `run` gets `undefined` and nothing else happens. `eventType`
+ * is `undefined` for a type the catalog does not hold: the span is then just `publish` (span names stay few).
+ *
+ * @example
+ * ```ts
+ * await tracePublish(tracer(), "newPlant", (traceContext) => store.outbox.publish(body, { traceContext }));
+ * ```
+ */
+export async function tracePublish<T extends { messageId: string }>(
+  tracer: Tracer | undefined,
+  eventType: string | undefined,
+  run: (traceContext: TraceCarrier | undefined) => Promise<T>,
+): Promise<T> {
+  if (!tracer) return run(undefined);
+  const parent = context.active();
+  const span = tracer.startSpan(
+    eventType === undefined ? "publish" : `publish ${eventType}`,
+    {
+      kind: SpanKind.PRODUCER,
+      attributes: {
+        [A.messagingSystem]: MESSAGING_SYSTEM,
+        [A.messagingOperationName]: "publish",
+        [A.messagingOperationType]: "send",
+        ...(eventType !== undefined && { [A.messagingDestination]: eventType }),
+      },
+    },
+    parent,
+  );
+  const carrier: Record<string, string> = {};
+  propagation.inject(trace.setSpan(parent, span), carrier);
+  try {
+    const result = await run(carrier);
+    span.setAttribute(A.messagingMessageId, result.messageId);
+    return result;
+  } catch (error) {
+    // The store's error code (`invalid_event`, `idempotency_conflict`, …): a few values, never the input.
+    const { code, name, message } = (error ?? {}) as { code?: unknown; name?: unknown; message?: unknown };
+    span.setAttribute(
+      A.errorType,
+      typeof code === "string" ? code : typeof name === "string" ? name : "_OTHER",
+    );
+    span.setStatus({ code: SpanStatusCode.ERROR, ...(typeof message === "string" && { message }) });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/**
+ * Starts an attempt's HTTP CLIENT span (`POST`), a child of the publish's span from the stored carrier (a new trace
+ * when the publish was not traced), with the HTTP semantic conventions' request attributes: the method, `url.full`
+ * with query values masked as everywhere else the sender shows a URL, the server's address and port, and
+ * `http.request.resend_count` from the second attempt on. `undefined` without a tracer.
+ *
+ * @example
+ * ```ts
+ * const span = startAttemptSpan(tracer(), delivery);
+ * ```
+ */
+export function startAttemptSpan(tracer: Tracer | undefined, delivery: ClaimedDelivery): Span | undefined {
+  if (!tracer) return undefined;
+  const { message, subscription } = delivery;
+  const parent =
+    message.traceContext === null ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, message.traceContext);
+  const url = new URL(subscription.url);
+  return tracer.startSpan(
+    WEBHOOK_METHOD,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        [A.httpMethod]: WEBHOOK_METHOD,
+        [A.urlFull]: withoutCredentials(url.href),
+        // URL keeps an IPv6 literal's brackets; the attribute is the address alone.
+        [A.serverAddress]: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+        [A.serverPort]: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+        [A.messagingSystem]: MESSAGING_SYSTEM,
+        [A.messagingDestination]: message.eventType,
+        [A.messagingMessageId]: message.id,
+        ...(delivery.attempt > 1 && { [A.resendCount]: delivery.attempt - 1 }),
+      },
+    },
+    parent,
+  );
+}
+
+/**
+ * A transport that first writes the attempt span's context into the request's headers (W3C `traceparent` and
+ * `tracestate`, through the registered propagator), so the receiver continues the trace.
+ *
+ * @example
+ * ```ts
+ * await deliver(target, message, { transport: tracedTransport(guard.transport, span) });
+ * ```
+ */
+export function tracedTransport(transport: Transport, span: Span): Transport {
+  const attempt = trace.setSpan(ROOT_CONTEXT, span);
+  return (request) => {
+    propagation.inject(attempt, request.headers);
+    return transport(request);
+  };
+}
+
+/**
+ * Ends an attempt's span with its outcome: the response status when one arrived; unless it delivered, status ERROR
+ * and `error.type` — the status code for an answer that refused it, else why nothing was answered (`timeout`,
+ * `network`, `blocked_address`, `unusable_target`).
+ *
+ * @example
+ * ```ts
+ * endAttemptSpan(span, await deliver(target, message, { transport }));
+ * ```
+ */
+export function endAttemptSpan(span: Span, outcome: DeliveryOutcome): void {
+  if (outcome.status !== undefined) span.setAttribute(A.httpStatus, outcome.status);
+  if (outcome.kind !== "delivered") {
+    const type = outcome.status !== undefined ? String(outcome.status) : (outcome.reason ?? "_OTHER");
+    span.setAttribute(A.errorType, type);
+    span.setStatus({ code: SpanStatusCode.ERROR, ...(outcome.error && { message: outcome.error }) });
+  }
+  span.end();
+}

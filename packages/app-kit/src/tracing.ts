@@ -1,0 +1,60 @@
+import { ProxyTracerProvider, type Tracer, type TracerProvider, trace } from "@opentelemetry/api";
+
+/**
+ * Span attribute names, from the OpenTelemetry semantic conventions for HTTP (stable) and messaging: written once
+ * here so both apps spell them the same way.
+ */
+export const SPAN_ATTRIBUTES = {
+  httpMethod: "http.request.method",
+  httpStatus: "http.response.status_code",
+  httpRoute: "http.route",
+  resendCount: "http.request.resend_count",
+  errorType: "error.type",
+  urlFull: "url.full",
+  urlPath: "url.path",
+  urlScheme: "url.scheme",
+  serverAddress: "server.address",
+  serverPort: "server.port",
+  clientAddress: "client.address",
+  userAgent: "user_agent.original",
+  messagingSystem: "messaging.system",
+  messagingOperationName: "messaging.operation.name",
+  messagingOperationType: "messaging.operation.type",
+  messagingDestination: "messaging.destination.name",
+  messagingMessageId: "messaging.message.id",
+  messagingBodySize: "messaging.message.body.size",
+  /** Ours: whether the inbox already held the event (a redelivery, answered 200 without a second row). */
+  inboxDuplicate: "plant_store.inbox.duplicate",
+} as const;
+
+/** `messaging.system` of every span the apps write: no well-known value fits a webhook outbox. */
+export const MESSAGING_SYSTEM = "plant_store";
+
+/** The API's no-op provider: what the API's proxy provider delegates to while no SDK has registered one. */
+const NOOP_PROVIDER: TracerProvider = new ProxyTracerProvider().getDelegate();
+
+/**
+ * The app's tracer, looked up on every call but fetched from the provider only when the registered provider changes:
+ * `undefined` while no OpenTelemetry SDK is registered, so a hot path asks `tracer()` and does nothing else — no
+ * span object, no attributes, no header parsing — when tracing is off. (The API's own `trace.getTracer` answers a
+ * proxy whose spans are allocated even when they record nothing.)
+ *
+ * @example
+ * ```ts
+ * const tracer = appTracer("@plant-store/receiver", version);
+ * const span = tracer()?.startSpan("POST /plant/webhook", { kind: SpanKind.SERVER });
+ * ```
+ */
+export function appTracer(name: string, version: string): () => Tracer | undefined {
+  let provider: TracerProvider = NOOP_PROVIDER;
+  let tracer: Tracer | undefined;
+  return () => {
+    const global = trace.getTracerProvider();
+    const current = global instanceof ProxyTracerProvider ? global.getDelegate() : global;
+    if (current !== provider) {
+      provider = current;
+      tracer = current === NOOP_PROVIDER ? undefined : current.getTracer(name, version);
+    }
+    return tracer;
+  };
+}
