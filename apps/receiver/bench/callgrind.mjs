@@ -19,9 +19,11 @@ const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const token = createToken();
 const secret = createSecret();
 const dir = mkdtempSync(join(tmpdir(), "plant-store-receiver-bench-"));
-// BENCH_NODE_FLAGS="--single-threaded --predictable-gc-schedule" takes V8's background compiler and GC timing out
-// of the counts (the sender's harness does; see BENCH-instructions.md for why the spread matters).
-const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+// V8 compiles and collects on the main thread, on a schedule set by the work done rather than by the clock: without
+// these flags, the same server's counts moved by a third between runs (docs/decisions.md). BENCH_NODE_FLAGS="" drops them.
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? "--single-threaded --predictable-gc-schedule")
+  .split(" ")
+  .filter(Boolean);
 const receiver = (db) => ({
   command: process.execPath,
   args: [...nodeFlags, here("../dist/bin.js"), "--port", "0", "--db", db],
@@ -87,8 +89,9 @@ if (Object.keys(counts).length === Object.keys(TARGETS).length) {
     `# plant-store-receiver: instructions per request
 
 Command: \`pnpm build && pnpm --filter @plant-store/receiver bench:callgrind\` (needs valgrind). Node
-${process.version}, ${new Date().toISOString().slice(0, 10)}; ${WARM} requests of warm-up, N = ${UNITS}, ${CONCURRENCY}
-keep-alive connections.
+${process.version} ${nodeFlags.join(" ")}, ${new Date().toISOString().slice(0, 10)}; ${WARM} requests of warm-up,
+N = ${UNITS}, ${CONCURRENCY} keep-alive connections. What the figures are made of, and why they are not yet steady
+enough to judge a few per cent: docs/decisions.md, "Counting the receiver's instructions over sockets".
 
 Each server runs on its own under valgrind's callgrind while another process (\`bench/drive.mjs\`) sends it signed
 New Plant requests over loopback; a figure is the difference between the runs serving ${3 * UNITS} and ${UNITS} requests
@@ -97,6 +100,9 @@ move it. Kernel work (socket reads and writes, fsync) is not counted. Issue 23's
 peer, the in-memory one ≤ 0.7×.
 
 ${table}
+
+Tracing off (no OpenTelemetry SDK registered): \`node bench/tracing-off.mjs\` counts the two tracer lookups a request
+makes against the SQLite row above (issue 25's bar: within 2%).
 `,
   );
 }
