@@ -29,6 +29,8 @@ export const SCOPE = "@plant-store";
 export interface Registry {
   /** `http://127.0.0.1:<port>/` */
   url: string;
+  /** Verdaccio's process id (also its process group's: `stop` ends the group). */
+  pid: number;
   /** A token of the registry's one user, who may publish {@link SCOPE}. */
   token: string;
   /** The `.npmrc` lines that map only {@link SCOPE} to this registry, with the token. */
@@ -88,7 +90,7 @@ export interface RegistryOptions {
 }
 
 /** The registry the machine's npm uses (a mirror where one is configured): Verdaccio's uplink. */
-async function upstreamRegistry(): Promise<string> {
+export async function upstreamRegistry(): Promise<string> {
   const { stdout } = await run("npm", ["config", "get", "registry"], { cwd: tmpdir() });
   const url = stdout.trim() || "https://registry.npmjs.org/";
   return url.endsWith("/") ? url : `${url}/`;
@@ -223,6 +225,7 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
     const authority = url.replace(/^http:/, "");
     return {
       url,
+      pid: child.pid as number,
       token: body.token,
       npmrc: `${SCOPE}:registry=${url}\n${authority}:_authToken=${body.token}\n`,
       storage,
@@ -232,5 +235,62 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n${output.slice(-4000)}`, { cause: error });
+  }
+}
+
+/** Registries a rehearsal never publishes to, whatever `--registry` says: its packages would be released for real. */
+const PUBLIC_REGISTRIES = ["registry.npmjs.org", "registry.yarnpkg.com", "npm.pkg.github.com"];
+
+/**
+ * A `--registry` URL as the rehearsal uses it (with a trailing slash), or why it cannot be one: not an http(s)
+ * URL, credentials, a query or a fragment in it (a token belongs in npm's config, never on a command line or in
+ * a log), or a real registry (`upstream`, the one this machine's npm installs from, or a public one).
+ *
+ * @example
+ * ```ts
+ * checkRegistryUrl("http://127.0.0.1:4873", "https://registry.npmjs.org/"); // { url: "http://127.0.0.1:4873/" }
+ * checkRegistryUrl("registry.npmjs.org", upstream); // { problem: "… is not an http(s) URL …" }
+ * ```
+ */
+export function checkRegistryUrl(raw: string, upstream: string): { url: string } | { problem: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    return { problem: `${JSON.stringify(raw)} is not a URL; pass one like http://127.0.0.1:4873/` };
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    return { problem: `${JSON.stringify(raw)} is not an http(s) URL; pass one like http://127.0.0.1:4873/` };
+  }
+  if (parsed.username || parsed.password) {
+    return {
+      problem:
+        "the registry URL holds credentials: log in with `npm adduser --registry <url>` instead (npm keeps the token in ~/.npmrc)",
+    };
+  }
+  if (parsed.search || parsed.hash) {
+    return { problem: `${parsed.origin}${parsed.pathname}: a registry URL has no query or fragment` };
+  }
+  const url = `${parsed.origin}${parsed.pathname.endsWith("/") ? parsed.pathname : `${parsed.pathname}/`}`;
+  if (PUBLIC_REGISTRIES.includes(parsed.hostname) || url === new URL(upstream).href) {
+    return {
+      problem: `${url} is a real registry (the one npm installs from here, or a public one): a rehearsal publishes only to a throwaway registry such as your own Verdaccio`,
+    };
+  }
+  return { url };
+}
+
+/**
+ * Whether a registry answers at `url` (Verdaccio's and npm's `-/ping`) within `ms`: undefined when it does, else
+ * what went wrong, for the error message.
+ */
+export async function pingRegistry(url: string, ms = 10_000): Promise<string | undefined> {
+  try {
+    const response = await fetch(`${url}-/ping`, { signal: AbortSignal.timeout(ms) });
+    await response.body?.cancel();
+    return response.ok ? undefined : `it answered ${response.status} to GET ${url}-/ping`;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return `GET ${url}-/ping failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`;
   }
 }
