@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { CACHE } from "./node-versions.js";
+import { CACHE, replaceFile } from "./cache.js";
 import {
   checkRegistryUrl,
   pingRegistry,
@@ -1161,8 +1161,8 @@ export class Rehearsal {
         stdout: true,
       },
     );
-    mkdirSync(dirname(kept), { recursive: true });
-    cpSync(join(dir, info), kept);
+    // Atomically: a rehearsal running beside this one may be reading it.
+    replaceFile(join(dir, info), kept);
     return out;
   }
 
