@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -237,3 +238,51 @@ it("--keep keeps the rehearsal's own registry serving what it published, and SIG
   expect(await pingRegistry(url, 2_000)).toMatch(/ECONNREFUSED/);
   expect(leftovers(tmp)).toEqual([]);
 }, 480_000);
+
+/** Processes whose command line or working directory lies in `dir` (a killed rehearsal's stragglers). */
+function processesIn(dir: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (!gone(Number(pid)) && (cmdline.includes(dir) || cwd.startsWith(dir)))
+        found.push(`${pid} ${cmdline}`);
+    } catch {} // gone meanwhile, or not ours to read
+  }
+  return found;
+}
+
+it("a rehearsal killed with SIGKILL mid-run leaves no Verdaccio, no other process of its own and no temporary directory", async () => {
+  const tmp = scratch("tmp");
+  const rehearsal = cli(["--quick"], { TMPDIR: tmp });
+  // The evidence that it is mid-run: the registry is up and the publish begins right after this line.
+  const line = /(http:\/\/127\.0\.0\.1:\d+\/) \(Verdaccio pid (\d+)\) holds/;
+  await until(
+    () => line.test(rehearsal.output()) || rehearsal.child.exitCode !== null,
+    "the registry line",
+    300_000,
+  );
+  const [, url, pid] = line.exec(rehearsal.output()) as unknown as [string, string, string];
+  verdaccios.push(Number(pid));
+  const [base] = leftovers(tmp);
+  expect(base, rehearsal.output()).toBeDefined();
+  expect(gone(Number(pid))).toBe(false);
+  // The scan below sees the rehearsal's processes (Verdaccio's command line names its config in there).
+  expect(processesIn(join(tmp, base as string)).some((p) => p.startsWith(`${pid} `))).toBe(true);
+
+  rehearsal.child.kill("SIGKILL");
+  await rehearsal.exited;
+  await until(
+    () => gone(Number(pid)),
+    `Verdaccio (pid ${pid}) ending after the rehearsal was killed`,
+    60_000,
+  );
+  await until(() => leftovers(tmp).length === 0, "the rehearsal's temporary directory being removed", 60_000);
+  await until(
+    () => processesIn(join(tmp, base as string)).length === 0,
+    `the rehearsal's other processes ending (${processesIn(join(tmp, base as string)).join("; ")})`,
+    60_000,
+  );
+  expect(await pingRegistry(url, 2_000)).toMatch(/ECONNREFUSED/);
+}, 360_000);
