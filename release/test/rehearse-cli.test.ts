@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pingRegistry, type Registry, startRegistry } from "../src/registry.js";
-import { ROOT } from "../src/workspace.js";
+import { publishablePackages, ROOT } from "../src/workspace.js";
 
 // `pnpm release:rehearse` as a user runs it: the built CLI in a process of its own, with a temporary directory
 // (TMPDIR) of the test's, so that what it leaves behind can be listed.
@@ -219,7 +219,32 @@ it("--keep keeps the rehearsal's own registry serving what it published, and SIG
   );
   const [, url, storage, pid] = line.exec(rehearsal.output()) as unknown as [string, string, string, string];
   verdaccios.push(Number(pid));
-  expect(rehearsal.output()).toContain("release rehearsal (quick) passed");
+  const output = rehearsal.output();
+  expect(output).toContain("release rehearsal (quick) passed");
+  // The quick rehearsal's steps, each of which fails the run when it fails.
+  expect(output).toContain("provenance switched OFF in the copy's publishConfig");
+  for (const step of [
+    "pnpm pack of every public package on the copy",
+    "npm publish of every tarball, in parallel, under `latest` to the throwaway registry",
+    "consumer: npm install every public package by range",
+    "tsc --noEmit of a strict consumer",
+    "import every public entry of every package; sign → verify; SQLite store",
+    "npx plant-store --version prints the published version",
+    "plant-store-receiver starts and answers /healthz",
+    "plant-store-sender starts and answers /healthz",
+    "one signed New Plant goes CLI → receiver and is stored",
+  ]) {
+    expect(output).toContain(step);
+  }
+  // Every public package is published once, under `latest`.
+  for (const { manifest } of publishablePackages()) {
+    const document = (await (await fetch(`${url}${manifest.name.replace("/", "%2f")}`)).json()) as {
+      versions: Record<string, unknown>;
+      "dist-tags": Record<string, string>;
+    };
+    expect(Object.keys(document.versions), manifest.name).toHaveLength(1);
+    expect(document["dist-tags"], manifest.name).toEqual({ latest: Object.keys(document.versions)[0] });
+  }
 
   // While kept: the registry answers and holds what was published; of the rehearsal's directories only the
   // registry's is left.
