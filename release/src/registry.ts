@@ -1,26 +1,23 @@
 import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { CACHE } from "./node-versions.js";
+import { CACHE, fillOnce } from "./cache.js";
 import { ROOT } from "./workspace.js";
 
 const run = promisify(execFile);
 
 /** The tool directory: Verdaccio pinned with its own npm lockfile, outside the pnpm workspace. */
 export const REGISTRY_TOOL = join(ROOT, "release", "rehearsal");
-/** What the cached install is keyed by (serve.mjs is copied in at every start: editing it installs nothing). */
+/**
+ * What the cached install is keyed by. serve.mjs runs from the repository (editing it installs nothing) and loads
+ * Verdaccio from the cached install; nothing is written into an install once it is in place.
+ */
 const TOOL_FILES = ["package.json", "package-lock.json"] as const;
+/** The cache layout: part of the key, so that installs made before installs were atomic are never used. */
+const LAYOUT = "atomic-1";
 
 /** The scope that the throwaway registry keeps to itself; every other name is proxied to the real registry. */
 export const SCOPE = "@plant-store";
@@ -29,6 +26,8 @@ export const SCOPE = "@plant-store";
 export interface Registry {
   /** `http://127.0.0.1:<port>/` */
   url: string;
+  /** Verdaccio's process id (also its process group's: `stop` ends the group). */
+  pid: number;
   /** A token of the registry's one user, who may publish {@link SCOPE}. */
   token: string;
   /** The `.npmrc` lines that map only {@link SCOPE} to this registry, with the token. */
@@ -41,37 +40,41 @@ export interface Registry {
   stop(): Promise<void>;
 }
 
+/** Where the registry tool is installed and how the install may be stopped. */
+export interface InstallOptions {
+  /** The release cache (default {@link CACHE}; `PLANT_STORE_RELEASE_CACHE` sets that). */
+  cache?: string;
+  /** Aborting it stops an install that is under way. */
+  signal?: AbortSignal;
+}
+
 /**
- * Installs the pinned Verdaccio once (with npm, from `release/rehearsal/package-lock.json`) into the release
- * cache, keyed by the tool files' hash; returns the directory holding `serve.mjs` and its node_modules.
+ * Installs the pinned Verdaccio once (`npm ci` of `release/rehearsal/package-lock.json`) into the release cache,
+ * keyed by the tool files' hash, atomically ({@link fillOnce}): rehearsals running at once on one machine each
+ * get a complete install, the same one. Returns the install's directory (its package.json and node_modules).
  *
  * @example
  * ```ts
  * const dir = await installRegistryTool(); // "~/.cache/plant-store-release/registry/3f2a…"
  * ```
  */
-export async function installRegistryTool(signal?: AbortSignal): Promise<string> {
-  const hash = createHash("sha256");
+export async function installRegistryTool({ cache = CACHE, signal }: InstallOptions = {}): Promise<string> {
+  const hash = createHash("sha256").update(LAYOUT);
   for (const file of TOOL_FILES) hash.update(readFileSync(join(REGISTRY_TOOL, file)));
-  const dir = join(CACHE, "registry", hash.digest("hex").slice(0, 16));
-  if (!existsSync(join(dir, "node_modules", "verdaccio", "package.json"))) {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    for (const file of TOOL_FILES) copyFileSync(join(REGISTRY_TOOL, file), join(dir, file));
-    try {
-      await run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline"], {
-        cwd: dir,
+  return fillOnce(join(cache, "registry", hash.digest("hex").slice(0, 16)), async (staging) => {
+    for (const file of TOOL_FILES) copyFileSync(join(REGISTRY_TOOL, file), join(staging, file));
+    // No install scripts: the only one in the tree is core-js's postinstall banner.
+    await run(
+      "npm",
+      ["ci", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", "--ignore-scripts"],
+      {
+        cwd: staging,
         timeout: 300_000,
         maxBuffer: 16 * 1024 * 1024,
         ...(signal ? { signal } : {}),
-      });
-    } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
-      throw error;
-    }
-  }
-  copyFileSync(join(REGISTRY_TOOL, "serve.mjs"), join(dir, "serve.mjs"));
-  return dir;
+      },
+    );
+  });
 }
 
 /** Where and how a throwaway registry runs. */
@@ -85,10 +88,12 @@ export interface RegistryOptions {
   orphanCleanup?: string;
   /** Aborting it stops a start that is still under way (installing or waiting for the port). */
   signal?: AbortSignal;
+  /** The release cache Verdaccio is installed into (default {@link CACHE}). */
+  cache?: string;
 }
 
 /** The registry the machine's npm uses (a mirror where one is configured): Verdaccio's uplink. */
-async function upstreamRegistry(): Promise<string> {
+export async function upstreamRegistry(): Promise<string> {
   const { stdout } = await run("npm", ["config", "get", "registry"], { cwd: tmpdir() });
   const url = stdout.trim() || "https://registry.npmjs.org/";
   return url.endsWith("/") ? url : `${url}/`;
@@ -97,8 +102,8 @@ async function upstreamRegistry(): Promise<string> {
 /**
  * Installs the registry tool if needed and writes Verdaccio's config for a registry living in `home`: {@link SCOPE}
  * is local only (never proxied, so nothing real can shadow or receive it), every other package is proxied to the
- * real registry. Returns the command that serves it (`node serve.mjs <config> <orphanCleanup>`: it prints
- * `{"port":<n>}` once it listens, and ends, removing `orphanCleanup`, when its stdin closes).
+ * real registry. Returns the command that serves it (`node serve.mjs <install> <config> <orphanCleanup>`: it
+ * prints `{"port":<n>}` once it listens, and ends, removing `orphanCleanup`, when its stdin closes).
  *
  * @example
  * ```ts
@@ -109,9 +114,10 @@ async function upstreamRegistry(): Promise<string> {
 export async function registryCommand(
   home: string,
   orphanCleanup: string,
-  signal?: AbortSignal,
+  options: InstallOptions = {},
 ): Promise<{ args: string[]; storage: string }> {
-  const [tool, upstream] = await Promise.all([installRegistryTool(signal), upstreamRegistry()]);
+  const { signal } = options;
+  const [tool, upstream] = await Promise.all([installRegistryTool(options), upstreamRegistry()]);
   signal?.throwIfAborted();
   mkdirSync(home, { recursive: true });
   const storage = join(home, "storage");
@@ -140,7 +146,7 @@ export async function registryCommand(
       "",
     ].join("\n"),
   );
-  return { args: [join(tool, "serve.mjs"), config, orphanCleanup], storage };
+  return { args: [join(REGISTRY_TOOL, "serve.mjs"), tool, config, orphanCleanup], storage };
 }
 
 /**
@@ -155,12 +161,13 @@ export async function registryCommand(
  */
 export async function startRegistry(options: RegistryOptions = {}): Promise<Registry> {
   const home = options.home ?? mkdtempSync(join(tmpdir(), "plant-store-registry-"));
-  const { args, storage } = await registryCommand(home, options.orphanCleanup ?? home, options.signal).catch(
-    (error: unknown) => {
-      rmSync(home, { recursive: true, force: true });
-      throw error;
-    },
-  );
+  const { args, storage } = await registryCommand(home, options.orphanCleanup ?? home, {
+    ...(options.cache ? { cache: options.cache } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  }).catch((error: unknown) => {
+    rmSync(home, { recursive: true, force: true });
+    throw error;
+  });
   // Its own process group, so that stop() ends Verdaccio and anything it started, whatever happens here; its
   // stdin is ours, so that it also ends (and removes `orphanCleanup`) when this process ends without stop().
   const child = spawn(process.execPath, args, { cwd: home, detached: true, stdio: ["pipe", "pipe", "pipe"] });
@@ -223,6 +230,7 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
     const authority = url.replace(/^http:/, "");
     return {
       url,
+      pid: child.pid as number,
       token: body.token,
       npmrc: `${SCOPE}:registry=${url}\n${authority}:_authToken=${body.token}\n`,
       storage,
@@ -232,5 +240,62 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n${output.slice(-4000)}`, { cause: error });
+  }
+}
+
+/** Registries a rehearsal never publishes to, whatever `--registry` says: its packages would be released for real. */
+const PUBLIC_REGISTRIES = ["registry.npmjs.org", "registry.yarnpkg.com", "npm.pkg.github.com"];
+
+/**
+ * A `--registry` URL as the rehearsal uses it (with a trailing slash), or why it cannot be one: not an http(s)
+ * URL, credentials, a query or a fragment in it (a token belongs in npm's config, never on a command line or in
+ * a log), or a real registry (`upstream`, the one this machine's npm installs from, or a public one).
+ *
+ * @example
+ * ```ts
+ * checkRegistryUrl("http://127.0.0.1:4873", "https://registry.npmjs.org/"); // { url: "http://127.0.0.1:4873/" }
+ * checkRegistryUrl("registry.npmjs.org", upstream); // { problem: "… is not an http(s) URL …" }
+ * ```
+ */
+export function checkRegistryUrl(raw: string, upstream: string): { url: string } | { problem: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    return { problem: `${JSON.stringify(raw)} is not a URL; pass one like http://127.0.0.1:4873/` };
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    return { problem: `${JSON.stringify(raw)} is not an http(s) URL; pass one like http://127.0.0.1:4873/` };
+  }
+  if (parsed.username || parsed.password) {
+    return {
+      problem:
+        "the registry URL holds credentials: log in with `npm adduser --registry <url>` instead (npm keeps the token in ~/.npmrc)",
+    };
+  }
+  if (parsed.search || parsed.hash) {
+    return { problem: `${parsed.origin}${parsed.pathname}: a registry URL has no query or fragment` };
+  }
+  const url = `${parsed.origin}${parsed.pathname.endsWith("/") ? parsed.pathname : `${parsed.pathname}/`}`;
+  if (PUBLIC_REGISTRIES.includes(parsed.hostname) || url === new URL(upstream).href) {
+    return {
+      problem: `${url} is a real registry (the one npm installs from here, or a public one): a rehearsal publishes only to a throwaway registry such as your own Verdaccio`,
+    };
+  }
+  return { url };
+}
+
+/**
+ * Whether a registry answers at `url` (Verdaccio's and npm's `-/ping`) within `ms`: undefined when it does, else
+ * what went wrong, for the error message.
+ */
+export async function pingRegistry(url: string, ms = 10_000): Promise<string | undefined> {
+  try {
+    const response = await fetch(`${url}-/ping`, { signal: AbortSignal.timeout(ms) });
+    await response.body?.cancel();
+    return response.ok ? undefined : `it answered ${response.status} to GET ${url}-/ping`;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return `GET ${url}-/ping failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`;
   }
 }

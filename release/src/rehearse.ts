@@ -14,8 +14,15 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { CACHE } from "./node-versions.js";
-import { type Registry, SCOPE, startRegistry } from "./registry.js";
+import { CACHE, replaceFile } from "./cache.js";
+import {
+  checkRegistryUrl,
+  pingRegistry,
+  type Registry,
+  SCOPE,
+  startRegistry,
+  upstreamRegistry,
+} from "./registry.js";
 import {
   copyWorkspace,
   type Manifest,
@@ -42,6 +49,23 @@ export interface RehearsalOptions {
   log?: (line: string) => void;
   /** The repository to rehearse (default: this one); it must be a git checkout. */
   root?: string;
+  /**
+   * A registry the caller runs (e.g. their own Verdaccio), as a URL: the rehearsal publishes there, with the login
+   * npm has for it (`npm adduser --registry <url>`), instead of starting one, and never stops it. Default: a
+   * throwaway Verdaccio of the rehearsal's own.
+   */
+  registry?: string;
+}
+
+/** The registry a rehearsal publishes to: its own Verdaccio, or the caller's (never stopped, no storage of ours). */
+type Target = Pick<Registry, "url" | "npmrc" | "stop"> & Partial<Pick<Registry, "pid" | "storage">>;
+
+/** The rehearsal's own registry, kept serving after a passing run (`--keep`). */
+export interface KeptRegistry {
+  url: string;
+  /** Verdaccio's storage directory: what the rehearsal published, as files. */
+  storage: string;
+  pid: number;
 }
 
 /** What a rehearsal published, for the caller (and the tests) to check. */
@@ -51,7 +75,10 @@ export interface RehearsalResult {
   /** Package name → dist-tags as the registry reported them at the end. */
   distTags: Record<string, Record<string, string>>;
   seconds: number;
-  /** The registry's URL and the temporary directories it used: all gone once {@link rehearse} returns. */
+  /**
+   * The registry's URL and the temporary directories it used: all gone once {@link rehearse} returns (a caller's
+   * registry keeps serving).
+   */
   registry: string;
   temporary: string[];
 }
@@ -245,9 +272,10 @@ export class Rehearsal {
   private readonly started = Date.now();
   private readonly abort = new AbortController();
   private readonly published: Record<string, string[]> = {};
-  private registry!: Registry;
+  private registry!: Target;
   /** The registry's start, from the moment it began: {@link Rehearsal.cleanup} stops it however far it got. */
-  private registryStart?: Promise<Registry>;
+  private registryStart?: Promise<Target>;
+  private readonly callersRegistry: string | undefined;
   /** The one temporary directory everything else of this rehearsal lives in (Verdaccio removes it if orphaned). */
   private base!: string;
   private copy!: string;
@@ -261,11 +289,12 @@ export class Rehearsal {
     this.log = options.log ?? ((line) => process.stdout.write(`${line}\n`));
     this.quick = options.quick ?? false;
     this.root = options.root ?? ROOT;
+    this.callersRegistry = options.registry;
   }
 
   /** The throwaway registry's URL, once it started. */
   get registryUrl(): string | undefined {
-    return (this.registry as Registry | undefined)?.url;
+    return (this.registry as Target | undefined)?.url;
   }
 
   /** Stops every process this rehearsal started and removes its temporary directories (idempotent). */
@@ -276,6 +305,28 @@ export class Rehearsal {
     // Processes first (the registry, also one still starting: the abort ends its start), then the directories.
     const registry = await this.registryStart?.catch(() => undefined);
     await registry?.stop();
+    await this.removeTemporary();
+    if (this.base) rmSync(this.base, { recursive: true, force: true });
+  }
+
+  /**
+   * After a passing run: stops everything else and removes every temporary directory but the registry's, which
+   * keeps serving what the rehearsal published until {@link Rehearsal.cleanup}. Only the rehearsal's own registry
+   * can be kept (a caller's registry is the caller's to keep).
+   */
+  async keepRegistry(): Promise<KeptRegistry> {
+    const registry = this.registry as Target | undefined;
+    if (!registry?.storage || registry.pid === undefined) {
+      throw new Error("only a passing rehearsal's own registry can be kept");
+    }
+    this.abort.abort();
+    for (const child of this.children) this.killGroup(child, "SIGKILL");
+    this.children.clear();
+    await this.removeTemporary();
+    return { url: registry.url, storage: registry.storage, pid: registry.pid };
+  }
+
+  private async removeTemporary() {
     while (this.cleanups.length > 0) {
       const next = this.cleanups.pop() as () => Promise<void> | void;
       try {
@@ -352,34 +403,50 @@ export class Rehearsal {
     current = this.abort.signal;
     this.base = mkdtempSync(join(tmpdir(), "plant-store-rehearsal-"));
     this.temporary.push(this.base);
-    this.cleanups.push(() => rmSync(this.base, { recursive: true, force: true }));
-    this.log(`release rehearsal (${this.quick ? "quick" : "full"}) against a throwaway registry`);
-    // The registry starts while the copy is prepared: neither needs the other before the first publish.
-    const registry = this.step(
-      "start Verdaccio (release/rehearsal, pinned) on loopback with its storage in a temporary directory",
-      "check that the npm registry is reachable (Verdaccio installs once with npm into ~/.cache/plant-store-release/registry)",
-      () => {
-        this.registryStart = startRegistry({
-          home: join(this.base, "registry"),
-          orphanCleanup: this.base,
-          signal: this.abort.signal,
-        });
-        return this.registryStart;
-      },
+    const callers = this.callersRegistry;
+    this.log(
+      `release rehearsal (${this.quick ? "quick" : "full"}) against ${callers ? `the registry at ${callers}` : "a throwaway registry"}`,
     );
-    const [started] = await Promise.all([registry, this.prepareCopy()]);
+    // A caller's registry is checked first (a second at most); the rehearsal's own starts while the copy is
+    // prepared, versioned, built and packed: nothing needs it before the first publish.
+    if (callers) this.registryStart = this.reachCallersRegistry(callers);
+    const registry = callers
+      ? (this.registryStart as Promise<Target>)
+      : this.step(
+          "start Verdaccio (release/rehearsal, pinned) on loopback with its storage in a temporary directory",
+          "check that the npm registry is reachable (Verdaccio installs once with npm into ~/.cache/plant-store-release/registry)",
+          () => {
+            this.registryStart = startRegistry({
+              home: join(this.base, "registry"),
+              orphanCleanup: this.base,
+              signal: this.abort.signal,
+            });
+            return this.registryStart;
+          },
+        );
+    if (callers) await registry;
+    const [started, built] = await Promise.all([
+      registry,
+      (async () => {
+        await this.prepareCopy();
+        return this.prepareRelease(1, "the pending changesets (the next real release)", () => {
+          const pending = this.pendingChangesets();
+          this.log(
+            pending.length > 0
+              ? `  ${pending.length} pending changeset(s) in .changeset/`
+              : "  no pending changesets: the current versions are published as they are",
+          );
+        });
+      })(),
+    ]);
     this.registry = started;
-    this.temporary.push(dirname(started.storage));
-    this.log(`  ${started.url} holds ${SCOPE}/* only; every other package comes from the real registry`);
-
-    await this.release(1, "the pending changesets (the next real release)", () => {
-      const pending = this.pendingChangesets();
+    if (started.storage) {
+      this.temporary.push(dirname(started.storage));
       this.log(
-        pending.length > 0
-          ? `  ${pending.length} pending changeset(s) in .changeset/`
-          : "  no pending changesets: the current versions are published as they are",
+        `  ${started.url} (Verdaccio pid ${started.pid}) holds ${SCOPE}/* only; every other package comes from the real registry`,
       );
-    });
+    }
+    await this.publishRelease(1, built);
     const consumer = await this.installConsumer();
     await this.checkConsumer(consumer, "release 1");
     if (this.quick) return this.finish();
@@ -536,6 +603,57 @@ export class Rehearsal {
     return this.finish();
   }
 
+  /**
+   * The caller's registry (`--registry`): a throwaway one by its URL, answering, and one npm has a login for (the
+   * rehearsal reads no token; npm sends the one `npm adduser --registry <url>` stored). It is never stopped.
+   */
+  private async reachCallersRegistry(raw: string): Promise<Target> {
+    const title = `reach the registry at ${raw} and npm's login for it`;
+    return this.step(title, "see below", async () => {
+      const checked = checkRegistryUrl(raw, await upstreamRegistry());
+      if ("problem" in checked) {
+        throw new RehearsalError(
+          title,
+          undefined,
+          "pass the URL of a throwaway registry you run, e.g. your own Verdaccio (`npx verdaccio`)",
+          checked.problem,
+        );
+      }
+      const { url } = checked;
+      const silent = await pingRegistry(url);
+      if (silent) {
+        throw new RehearsalError(
+          title,
+          undefined,
+          `start the registry (for Verdaccio: \`npx verdaccio --listen ${new URL(url).host}\`), or pass the URL it listens on`,
+          `${url} does not answer: ${silent}`,
+        );
+      }
+      let user: string;
+      try {
+        user = (
+          await exec("npm", ["whoami", "--registry", url], {
+            cwd: tmpdir(),
+            env: this.env(),
+            timeout: 60_000,
+            stdout: true,
+          })
+        ).trim();
+      } catch (error) {
+        throw new RehearsalError(
+          title,
+          undefined,
+          `log in to it first: npm adduser --registry ${url}`,
+          `npm has no login for ${url}:\n${(error as Error).message}`,
+        );
+      }
+      this.log(
+        `  ${url} answers; npm publishes to it as ${user}; ${SCOPE}/* is installed from it, every other package from the real registry; the rehearsal never stops it`,
+      );
+      return { url, npmrc: `${SCOPE}:registry=${url}\n`, stop: async () => {} };
+    });
+  }
+
   private async finish(): Promise<RehearsalResult> {
     const distTags: Record<string, Record<string, string>> = {};
     await this.step(
@@ -690,9 +808,20 @@ export class Rehearsal {
     prepare: () => Promise<void> | void,
     dependentsExpected = false,
   ) {
+    await this.publishRelease(n, await this.prepareRelease(n, what, prepare, dependentsExpected));
+  }
+
+  /**
+   * A release up to its publish, which needs no registry: changesets, version, build, the import check, and in
+   * the quick rehearsal the packing (its tarballs are returned).
+   */
+  private async prepareRelease(
+    n: number,
+    what: string,
+    prepare: () => Promise<void> | void,
+    dependentsExpected = false,
+  ): Promise<Record<string, string> | undefined> {
     this.log(`— release ${n}: ${what}`);
-    // The throwaway registry with the publishing user's token, as the release workflow's setup-node writes it.
-    writeFileSync(join(this.copy, ".npmrc"), this.registry.npmrc);
     const before = freshVersions(this.copy);
     await this.step(`release ${n}: changesets`, "see the message above", prepare);
     if (!this.quick) await this.contractGate(n, dependentsExpected);
@@ -761,8 +890,21 @@ export class Rehearsal {
         }
       },
     );
-    const output = this.quick
-      ? await this.packAndPublish(n)
+    if (!this.quick) return undefined;
+    return this.step(
+      `release ${n}: pnpm pack of every public package on the copy (workspace: ranges become the released versions)`,
+      "run `pnpm --filter <package> pack` in the repository and read its error",
+      () => packAll(this.temp("packs"), this.copy),
+    );
+  }
+
+  /** Publishes what {@link Rehearsal.prepareRelease} made and checks that the registry serves it. */
+  private async publishRelease(n: number, tarballs: Record<string, string> | undefined) {
+    // The registry's scope mapping (with the publishing user's token for the rehearsal's own registry), as the
+    // release workflow's setup-node writes it.
+    writeFileSync(join(this.copy, ".npmrc"), this.registry.npmrc);
+    const output = tarballs
+      ? await this.publishTarballs(n, tarballs)
       : await this.step(
           `release ${n}: pnpm release (turbo build + changeset publish, as release.yml) to the throwaway registry`,
           "read the publish output above: a failed build names its package; a refused upload names the package and the registry's answer",
@@ -795,17 +937,11 @@ export class Rehearsal {
   }
 
   /**
-   * The quick release's publish: `pnpm pack` of every public package in one process on the copy (it rewrites the
-   * `workspace:` ranges, as `pnpm publish` does under `changeset publish`), then one `npm publish` per tarball,
-   * all at once, under the dist-tag `changeset publish` would choose. The full rehearsal publishes with
-   * `pnpm release` itself.
+   * The quick release's publish of the tarballs `pnpm pack` made in one process on the copy (it rewrites the
+   * `workspace:` ranges, as `pnpm publish` does under `changeset publish`): one `npm publish` per tarball, all at
+   * once, under the dist-tag `changeset publish` would choose. The full rehearsal publishes with `pnpm release`.
    */
-  private async packAndPublish(n: number): Promise<string> {
-    const tarballs = await this.step(
-      `release ${n}: pnpm pack of every public package on the copy (workspace: ranges become the released versions)`,
-      "run `pnpm --filter <package> pack` in the repository and read its error",
-      () => packAll(this.temp("packs"), this.copy),
-    );
+  private async publishTarballs(n: number, tarballs: Record<string, string>): Promise<string> {
     const pre = join(this.copy, ".changeset", "pre.json");
     const tag = existsSync(pre) ? readJson<{ mode: string; tag: string }>(pre) : undefined;
     const distTag = tag?.mode === "pre" ? tag.tag : "latest";
@@ -926,9 +1062,13 @@ export class Rehearsal {
         }
         this.log(`  ${dir}`);
         if (this.quick) {
-          // npm's cache first for the public packages (ours are never cached: the registry answers no-store), and
-          // install scripts afterwards, where a native build this machine already made can stand in for one.
-          await this.npmInstall(dir, ["--prefer-offline", "--ignore-scripts"]);
+          // npm's cache first for the public packages (ours are never cached: the rehearsal's registry answers
+          // no-store; a caller's may not, so there npm revalidates as usual), and install scripts afterwards, where
+          // a native build this machine already made can stand in for one.
+          await this.npmInstall(dir, [
+            ...(this.callersRegistry ? [] : ["--prefer-offline"]),
+            "--ignore-scripts",
+          ]);
           await this.runInstallScripts(dir);
         } else {
           await this.npmInstall(dir);
@@ -1021,8 +1161,8 @@ export class Rehearsal {
         stdout: true,
       },
     );
-    mkdirSync(dirname(kept), { recursive: true });
-    cpSync(join(dir, info), kept);
+    // Atomically: a rehearsal running beside this one may be reading it.
+    replaceFile(join(dir, info), kept);
     return out;
   }
 

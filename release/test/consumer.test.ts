@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createToken } from "@plant-store/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { CACHE, type NodeRuntime, nodeRuntimes } from "../src/node-versions.js";
+import { CACHE } from "../src/cache.js";
+import { type NodeRuntime, nodeRuntimes } from "../src/node-versions.js";
 import { publishablePackages } from "../src/workspace.js";
 
 const run = promisify(execFile);
