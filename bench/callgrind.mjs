@@ -17,9 +17,11 @@ import { createInterface } from "node:readline";
 
 const VALGRIND = ["--tool=callgrind", "--smc-check=all-non-file", "--dump-instr=no", "--collect-jumps=no"];
 
-/** Total instructions of one run: server started under callgrind, driven for `warm + units`, then stopped. */
-async function countRun({ server, drive, units, warm, dir, label }) {
-  const out = join(dir, `${label}-${units}`);
+/**
+ * Starts `server` under callgrind and waits for its URL; `work(url, pid)` runs while it serves, then the server is
+ * stopped with SIGTERM. Resolves with what `work` resolved with, once the server has exited.
+ */
+async function underCallgrind({ server, out, label }, work) {
   const child = spawn(
     "valgrind",
     [...VALGRIND, `--callgrind-out-file=${out}.%p`, server.command, ...server.args],
@@ -33,6 +35,7 @@ async function countRun({ server, drive, units, warm, dir, label }) {
     stderr = (stderr + chunk).slice(-4000);
   });
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  let result;
   try {
     const url = await new Promise((resolve, reject) => {
       const lines = createInterface({ input: child.stdout });
@@ -49,7 +52,7 @@ async function countRun({ server, drive, units, warm, dir, label }) {
       child.once("error", reject);
     });
     child.stdout.resume();
-    await drive({ url, units, warm });
+    result = await work(url, child.pid);
   } finally {
     if (child.exitCode === null) child.kill("SIGTERM");
   }
@@ -57,13 +60,77 @@ async function countRun({ server, drive, units, warm, dir, label }) {
   // A server without a SIGTERM handler dies of it: callgrind still writes its counts.
   if (code !== 0 && signal !== "SIGTERM")
     throw new Error(`${label} ended with ${code ?? signal}:\n${stderr}`);
+  return result;
+}
+
+/** The instructions a callgrind output file holds (its `summary:` or `totals:` line). */
+const totalOf = (file) => Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(file, "utf8"))?.[1] ?? 0);
+
+/** Total instructions of one run: server started under callgrind, driven for `warm + units`, then stopped. */
+async function countRun({ server, drive, units, warm, dir, label }) {
+  const out = join(dir, `${label}-${units}`);
+  await underCallgrind({ server, out, label }, (url) => drive({ url, units, warm }));
   let total = 0;
   for (const file of readdirSync(dir).filter((name) => name.startsWith(`${label}-${units}.`))) {
-    const match = /^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, file), "utf8"));
-    total += Number(match?.[1] ?? 0);
+    total += totalOf(join(dir, file));
   }
   if (total === 0) throw new Error(`${label}: callgrind wrote no totals`);
   return total;
+}
+
+/** `callgrind_control <flag> <pid>`: zero (-z) or dump (-d) the counters of a running callgrind process. */
+function callgrindControl(flag, pid) {
+  return new Promise((resolve, reject) => {
+    const control = spawn("callgrind_control", [flag, String(pid)], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    control.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    control.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    control.once("error", reject);
+    control.once("exit", (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`callgrind_control ${flag} ${pid} ended with ${code}: ${output}`)),
+    );
+  });
+}
+
+/**
+ * Instructions per unit of `target` counted in windows of ONE running process: after `warm` units the counters
+ * are zeroed (`callgrind_control -z`), then each of `windows` windows drives `units` units and dumps the counters
+ * (`callgrind_control -d`, which zeroes them again). Start-up, warm-up and shutdown are outside every window, and
+ * the windows show how much one count moves (a major GC falls into some windows and not others). Returns every
+ * window's count per unit and their median.
+ */
+export async function countWindows({ name, server, drive, units, warm = units, windows = 5 }) {
+  const dir = mkdtempSync(join(tmpdir(), "plant-store-callgrind-"));
+  const label = name.replace(/[^a-z0-9-]/gi, "_");
+  const out = join(dir, `${label}-windows`);
+  try {
+    const perWindow = await underCallgrind({ server, out, label }, async (url, pid) => {
+      await drive({ url, units: warm, warm: 0 });
+      await callgrindControl("-z", pid);
+      const counts = [];
+      for (let window = 1; window <= windows; window++) {
+        await drive({ url, units, warm: 0 });
+        await callgrindControl("-d", pid);
+        const file = join(dir, `${label}-windows.${pid}.${window}`);
+        const total = totalOf(file);
+        if (total === 0)
+          throw new Error(`${label}: callgrind dumped no totals for window ${window} (${file})`);
+        counts.push(total / units);
+      }
+      return counts;
+    });
+    const sorted = [...perWindow].sort((a, b) => a - b);
+    return { perUnit: sorted[Math.floor(sorted.length / 2)], perWindow, min: sorted[0], max: sorted.at(-1) };
+  } finally {
+    if (process.env.BENCH_KEEP) console.error(`callgrind files kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -10,11 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSecret, createToken } from "@plant-store/core";
-import { countPerUnit, kilo } from "../../../bench/callgrind.mjs";
+import { countPerUnit, countWindows, kilo } from "../../../bench/callgrind.mjs";
 
 const UNITS = Number(process.env.BENCH_UNITS ?? 2000);
 const WARM = Number(process.env.BENCH_WARM ?? 8000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+// BENCH_WINDOWS=k (default 5): k windows of N requests in one process after the warm-up, their median reported
+// (countWindows); BENCH_WINDOWS=0: the two-run difference, total(3N) − total(N) over 2N (countPerUnit).
+const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 5);
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const token = createToken();
 const secret = createSecret();
@@ -63,13 +66,18 @@ const drive = ({ url, units, warm }) =>
 
 const only = process.env.BENCH_TARGETS?.split(",");
 const counts = {};
+const spread = {};
 try {
   for (const [target, [name, server]] of Object.entries(TARGETS)) {
     if (only && !only.includes(target)) continue;
     if (target === "sqlite") rmSync(join(dir, "r.db"), { force: true });
-    const { perUnit } = await countPerUnit({ name: target, server, drive, units: UNITS, warm: WARM });
-    counts[target] = perUnit;
-    console.error(`${name}: ${kilo(perUnit)} instructions/request`);
+    const counted =
+      WINDOWS > 0
+        ? await countWindows({ name: target, server, drive, units: UNITS, warm: WARM, windows: WINDOWS })
+        : await countPerUnit({ name: target, server, drive, units: UNITS, warm: WARM });
+    counts[target] = counted.perUnit;
+    spread[target] = counted.perWindow ? ` (windows: ${counted.perWindow.map(kilo).join(", ")})` : "";
+    console.error(`${name}: ${kilo(counted.perUnit)} instructions/request${spread[target]}`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -79,9 +87,16 @@ const rows = Object.entries(TARGETS)
   .filter(([target]) => target in counts)
   .map(
     ([target, [name]]) =>
-      `| ${name} | ${kilo(counts[target])} | ${peer ? `${(counts[target] / peer).toFixed(2)}×` : "—"} |`,
+      `| ${name} | ${kilo(counts[target])}${spread[target]} | ${peer ? `${(counts[target] / peer).toFixed(2)}×` : "—"} |`,
   );
 const table = ["| target | instructions/request | × peer |", "| --- | ---: | ---: |", ...rows].join("\n");
+const method =
+  WINDOWS > 0
+    ? `a figure is the median of ${WINDOWS} windows of ${UNITS} requests, counted in one process after the warm-up
+(\`callgrind_control -z\`, then \`-d\` after each window), so start-up, warm-up and shutdown fall outside every window;
+the windows show how much one count moves (a major GC lands in some windows and not in others)`
+    : `a figure is the difference between the runs serving ${3 * UNITS} and ${UNITS} requests after the same warm-up,
+per request, so start-up, JIT warm-up and shutdown cancel out`;
 console.log(table);
 if (Object.keys(counts).length === Object.keys(TARGETS).length) {
   writeFileSync(
@@ -94,9 +109,7 @@ N = ${UNITS}, ${CONCURRENCY} keep-alive connections. What the figures are made o
 enough to judge a few per cent: docs/decisions.md, "Counting the receiver's instructions over sockets".
 
 Each server runs on its own under valgrind's callgrind while another process (\`bench/drive.mjs\`) sends it signed
-New Plant requests over loopback; a figure is the difference between the runs serving ${3 * UNITS} and ${UNITS} requests
-after the same warm-up, per request, so start-up, JIT warm-up and shutdown cancel out and a busy machine does not
-move it. Kernel work (socket reads and writes, fsync) is not counted. Issue 23's goals: the SQLite row ≤ 0.8× the
+New Plant requests over loopback; ${method}. A busy machine changes how long a count takes, not the count. Kernel work (socket reads and writes, fsync) is not counted. Issue 23's goals: the SQLite row ≤ 0.8× the
 peer, the in-memory one ≤ 0.7×.
 
 ${table}
