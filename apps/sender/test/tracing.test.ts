@@ -89,9 +89,11 @@ describe("tracing with an OpenTelemetry SDK registered", () => {
         "url.path": "/plant/webhook",
         "url.scheme": "http",
         "http.response.status_code": 200,
-        "client.address": "127.0.0.1",
+        "network.peer.address": "127.0.0.1",
       },
     });
+    expect(receive!.attributes["network.peer.port"]).toEqual(expect.any(Number));
+    expect(receive!.attributes).not.toHaveProperty("client.address");
     expect(commit).toMatchObject({
       kind: SpanKind.CONSUMER,
       attributes: {
