@@ -1,6 +1,6 @@
 // Test helper shared by the tracing suites (not published): an OpenTelemetry SDK registered in the test process the
 // way an application registers one (global tracer provider, context manager, W3C propagator), exporting to memory.
-import { context, propagation, trace } from "@opentelemetry/api";
+import { context, propagation, type TextMapPropagator, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import {
@@ -23,7 +23,8 @@ export interface TestTracing {
 
 /**
  * Registers a BasicTracerProvider exporting to an InMemorySpanExporter, an AsyncLocalStorage context manager (the
- * one the Node SDK registers) and the W3C trace context propagator.
+ * one the Node SDK registers) and a propagator: the W3C trace context one unless `propagator` is given (the Node
+ * SDK's default is trace context + baggage).
  *
  * @example
  * ```ts
@@ -31,14 +32,16 @@ export interface TestTracing {
  * afterAll(() => tracing.shutdown());
  * ```
  */
-export function registerTracing(): TestTracing {
+export function registerTracing(
+  propagator: TextMapPropagator = new W3CTraceContextPropagator(),
+): TestTracing {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const manager = new AsyncLocalStorageContextManager().enable();
   if (
     !trace.setGlobalTracerProvider(provider) ||
     !context.setGlobalContextManager(manager) ||
-    !propagation.setGlobalPropagator(new W3CTraceContextPropagator())
+    !propagation.setGlobalPropagator(propagator)
   ) {
     throw new Error("An OpenTelemetry global was already registered in this process.");
   }
@@ -57,4 +60,27 @@ export function registerTracing(): TestTracing {
       await provider.shutdown();
     },
   };
+}
+
+/**
+ * A test's cleanup: every close in its own try, then `last` (taking the OpenTelemetry globals down) whatever failed
+ * before it, so no failure leaves a provider, context manager or propagator registered for the next test; throws
+ * what failed.
+ *
+ * @example
+ * ```ts
+ * afterEach(() => closeAll([() => sender?.close(), () => receiver?.close()], () => tracing?.shutdown()));
+ * ```
+ */
+export async function closeAll(closers: readonly (() => unknown)[], last: () => unknown): Promise<void> {
+  const errors: unknown[] = [];
+  for (const close of [...closers, last]) {
+    try {
+      await close();
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new AggregateError(errors, "cleanup failed");
 }

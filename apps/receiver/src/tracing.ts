@@ -11,7 +11,7 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
-import { SPAN_ATTRIBUTES as A, appTracer, MESSAGING_SYSTEM } from "@plant-store/app-kit";
+import { SPAN_ATTRIBUTES as A, appTracer, errorType, MESSAGING_SYSTEM } from "@plant-store/app-kit";
 import type { WebhookResponse } from "@plant-store/core";
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
@@ -37,10 +37,25 @@ export interface ServerSpan {
   context: Context;
 }
 
+/** The methods the HTTP semantic conventions name (RFC 9110 and PATCH); any other is `_OTHER`. */
+const KNOWN_METHODS = new Set([
+  "CONNECT",
+  "DELETE",
+  "GET",
+  "HEAD",
+  "OPTIONS",
+  "PATCH",
+  "POST",
+  "PUT",
+  "TRACE",
+]);
+
 /**
  * Starts a webhook request's SERVER span (`POST /plant/webhook`: method and route template), continuing the trace
  * of the request's W3C `traceparent`/`tracestate` (the sender's attempt), with the HTTP semantic conventions'
- * server attributes.
+ * server attributes. A method the conventions do not know is `_OTHER` (the span `HTTP <route>`), the method as sent
+ * kept in `http.request.method_original`. The peer is `network.peer.*`: `client.address` would be the original
+ * client's, which only a forwarding header names, and none is trusted here.
  *
  * @example
  * ```ts
@@ -50,20 +65,23 @@ export interface ServerSpan {
  */
 export function startServerSpan(tracer: Tracer, req: IncomingMessage, route: string): ServerSpan {
   const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-  const method = req.method ?? "POST";
+  const sent = req.method ?? "POST";
+  const known = KNOWN_METHODS.has(sent);
   const userAgent = req.headers["user-agent"];
-  const remote = req.socket.remoteAddress;
+  const { remoteAddress, remotePort } = req.socket;
   const span = tracer.startSpan(
-    `${method} ${route}`,
+    `${known ? sent : "HTTP"} ${route}`,
     {
       kind: SpanKind.SERVER,
       attributes: {
-        [A.httpMethod]: method,
+        [A.httpMethod]: known ? sent : "_OTHER",
+        ...(!known && { [A.httpMethodOriginal]: sent }),
         [A.httpRoute]: route,
         [A.urlPath]: route,
         [A.urlScheme]: "encrypted" in req.socket ? "https" : "http",
         ...(userAgent !== undefined && { [A.userAgent]: userAgent }),
-        ...(remote !== undefined && { [A.clientAddress]: remote }),
+        ...(remoteAddress !== undefined && { [A.networkPeerAddress]: remoteAddress }),
+        ...(remotePort !== undefined && { [A.networkPeerPort]: remotePort }),
       },
     },
     parent,
@@ -96,7 +114,8 @@ export function endServerSpan(span: Span, response: WebhookResponse | null): voi
 
 /**
  * Runs the inbox commit of one event inside a `process <type>` span (messaging `process`, a child of the active
- * context: the request's span), ended once the commit is durable — or failed, with status ERROR.
+ * context: the request's span; active itself while `commit` runs), ended once the commit is durable — or failed,
+ * with status ERROR.
  *
  * @example
  * ```ts
@@ -124,12 +143,12 @@ export async function traceCommit<T extends { duplicate: boolean }>(
     context.active(),
   );
   try {
-    const result = await commit();
+    // Active while the inbox writes, so an instrumented database client nests its spans under the commit.
+    const result = await context.with(trace.setSpan(context.active(), span), commit);
     span.setAttribute(A.inboxDuplicate, result.duplicate);
     return result;
   } catch (error) {
-    const { code } = (error ?? {}) as { code?: unknown };
-    span.setAttribute(A.errorType, typeof code === "string" ? code : "_OTHER");
+    span.setAttribute(A.errorType, errorType(error));
     span.setStatus({ code: SpanStatusCode.ERROR });
     throw error;
   } finally {

@@ -1,14 +1,15 @@
-import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { request } from "node:http";
+import { type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
-import { registerTracing, type TestTracing } from "../../../test-support/tracing.js";
+import { until } from "../../../test-support/processes.js";
+import { closeAll, registerTracing, type TestTracing } from "../../../test-support/tracing.js";
 import { createReceiver, type Receiver } from "../src/index.js";
 import { post, SECRET, signedHeaders, TOKEN } from "./support.js";
 
 let tracing: TestTracing | undefined;
 let receiver: Receiver | undefined;
 afterEach(async () => {
-  await receiver?.close();
-  await tracing?.shutdown();
+  await closeAll([() => receiver?.close()], () => tracing?.shutdown());
   receiver = tracing = undefined;
 });
 
@@ -21,6 +22,13 @@ describe("receiver tracing", () => {
     tracing = registerTracing();
     receiver = await createReceiver({ tokens: [TOKEN], secrets: [SECRET] });
     const url = await receiver.listen();
+    const writes: (Span | undefined)[] = [];
+    const inbox = receiver.store.inbox;
+    const record = inbox.record.bind(inbox);
+    inbox.record = (input) => {
+      writes.push(trace.getActiveSpan());
+      return record(input);
+    };
     const body = '{"id":1,"name":"Fern"}';
     const headers = { ...(await signedHeaders(body, { id: "msg_trace1" })), traceparent: TRACEPARENT };
     expect((await post(url, body, headers)).status).toBe(200);
@@ -34,6 +42,10 @@ describe("receiver tracing", () => {
     });
     const commits = spans.spans().filter((span) => span.name === "process newPlant");
     expect(commits).toHaveLength(2);
+    // The inbox wrote inside each commit's span: an instrumented database client's spans would be its children.
+    expect(writes.map((span) => span?.spanContext().spanId)).toEqual(
+      commits.map((span) => span.spanContext().spanId),
+    );
     for (const [i, server] of servers.entries()) {
       expect(server.spanContext().traceId).toBe(TRACE_ID);
       expect(server.parentSpanContext).toMatchObject({ spanId: PARENT, isRemote: true });
@@ -61,6 +73,14 @@ describe("receiver tracing", () => {
       return found.length === 1 && found;
     });
     expect(server!.parentSpanContext).toBeUndefined();
+    // The socket's peer, not a client address: that only a forwarding header could name.
+    expect(server!.attributes).toMatchObject({
+      "http.request.method": "POST",
+      "network.peer.address": "127.0.0.1",
+      "network.peer.port": expect.any(Number),
+    });
+    expect(server!.attributes).not.toHaveProperty("client.address");
+    expect(server!.attributes).not.toHaveProperty("http.request.method_original");
     // A refusal is the client's error: the server span is not an error (HTTP semantic conventions).
     expect(server).toMatchObject({
       status: { code: SpanStatusCode.UNSET },
@@ -70,12 +90,32 @@ describe("receiver tracing", () => {
   });
 });
 
-async function until<T>(check: () => T | false, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("condition not reached in time");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+describe("receiver tracing of a method the conventions do not know", () => {
+  it("records it as _OTHER with the method sent, in a span named HTTP <route>", async () => {
+    tracing = registerTracing();
+    receiver = await createReceiver({ tokens: [TOKEN], secrets: [SECRET] });
+    const { port } = new URL(await receiver.listen());
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port, method: "PURGE", path: "/plant/webhook" }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    const spans = tracing;
+    const [server] = await until(() => {
+      const found = spans.spans().filter((span) => span.kind === SpanKind.SERVER);
+      return found.length === 1 && found;
+    });
+    expect(server).toMatchObject({
+      name: "HTTP /plant/webhook",
+      attributes: {
+        "http.request.method": "_OTHER",
+        "http.request.method_original": "PURGE",
+        "http.route": "/plant/webhook",
+        "http.response.status_code": status,
+      },
+    });
+  });
+});

@@ -79,9 +79,10 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
   const { store, allow, resolve, metrics } = options;
   const catalog = options.catalog ?? specCatalog;
   const tracer = senderTracer();
+  const isKnownType = (type: string) => catalog.some((entry) => entry.type === type);
   /** Event types a subscription names must be webhooks of the catalog: a typo would silently receive nothing. */
   function knownTypes(types: readonly string[] | null | undefined): readonly string[] | null | undefined {
-    const unknown = types?.find((type) => !catalog.some((entry) => entry.type === type));
+    const unknown = types?.find((type) => !isKnownType(type));
     if (unknown !== undefined)
       throw new ApiError(400, `eventTypes: ${unknownEventMessage(catalog, unknown)}`);
     return types;
@@ -354,9 +355,8 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
       handle: async ({ query, headers, body }) => {
         const key = headers["idempotency-key"];
         const type = query.type ?? DEFAULT_EVENT_TYPE;
-        const known = catalog.some((entry) => entry.type === type);
         // Lossless: the spec's int64 values are accepted as sent (the sender only relays bytes).
-        const result = await tracePublish(tracer(), known ? type : undefined, (traceContext) =>
+        const result = await tracePublish(tracer(), isKnownType(type) ? type : undefined, (traceContext) =>
           store.outbox.publish(body, {
             mode: "lossless",
             catalog,

@@ -9,10 +9,10 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
-import { SPAN_ATTRIBUTES as A, appTracer, MESSAGING_SYSTEM } from "@plant-store/app-kit";
+import { SPAN_ATTRIBUTES as A, appTracer, errorType, MESSAGING_SYSTEM } from "@plant-store/app-kit";
 import { type DeliveryOutcome, type Transport, withoutCredentials } from "@plant-store/core";
 import { WEBHOOK_METHOD } from "@plant-store/spec";
-import type { ClaimedDelivery, TraceCarrier } from "@plant-store/store";
+import { type ClaimedDelivery, isStorableTraceContext, type TraceCarrier } from "@plant-store/store";
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
@@ -32,9 +32,10 @@ export function senderTracer(): () => Tracer | undefined {
 
 /**
  * Runs a publish inside a `publish <type>` PRODUCER span (a child of the active context: an instrumented admin
- * request's span, when there is one) and hands `run` that span's context as a carrier to store with the message;
- * every attempt continues from it. Without a tracer `run` gets `undefined` and nothing else happens. `eventType`
- * is `undefined` for a type the catalog does not hold: the span is then just `publish` (span names stay few).
+ * request's span, when there is one; active while `run` writes, so an instrumented database client nests under it)
+ * and hands `run` that span's context as a carrier to store with the message; every attempt continues from it.
+ * Without a tracer `run` gets `undefined` and nothing else happens. `eventType` is `undefined` for a type the catalog
+ * does not hold: the span is then just `publish` (span names stay few).
  *
  * @example
  * ```ts
@@ -61,24 +62,33 @@ export async function tracePublish<T extends { messageId: string }>(
     },
     parent,
   );
-  const carrier: Record<string, string> = {};
-  propagation.inject(trace.setSpan(parent, span), carrier);
   try {
-    const result = await run(carrier);
+    const result = await context.with(trace.setSpan(parent, span), run, undefined, spanCarrier(span));
     span.setAttribute(A.messagingMessageId, result.messageId);
     return result;
   } catch (error) {
     // The store's error code (`invalid_event`, `idempotency_conflict`, …): a few values, never the input.
-    const { code, name, message } = (error ?? {}) as { code?: unknown; name?: unknown; message?: unknown };
-    span.setAttribute(
-      A.errorType,
-      typeof code === "string" ? code : typeof name === "string" ? name : "_OTHER",
-    );
+    span.setAttribute(A.errorType, errorType(error));
+    const { message } = (error ?? {}) as { message?: unknown };
     span.setStatus({ code: SpanStatusCode.ERROR, ...(typeof message === "string" && { message }) });
     throw error;
   } finally {
     span.end();
   }
+}
+
+/**
+ * The span's own context as a carrier the store takes: only what the propagator writes for the span (never the
+ * request's baggage), and only its `traceparent` when a long `tracestate` inherited from the caller would make the
+ * store refuse it — tracing never refuses an event. `undefined` when even that would not do.
+ */
+function spanCarrier(span: Span): TraceCarrier | undefined {
+  const carrier: Record<string, string> = {};
+  propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier);
+  if (isStorableTraceContext(carrier)) return carrier;
+  const { traceparent } = carrier;
+  const reduced = traceparent === undefined ? undefined : { traceparent };
+  return isStorableTraceContext(reduced) ? reduced : undefined;
 }
 
 /**
@@ -97,17 +107,23 @@ export function startAttemptSpan(tracer: Tracer | undefined, delivery: ClaimedDe
   const { message, subscription } = delivery;
   const parent =
     message.traceContext === null ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, message.traceContext);
-  const url = new URL(subscription.url);
+  // A URL that does not parse is `deliver`'s to refuse (`unusable_target`), never a reason for the span to fail.
+  let url: URL | undefined;
+  try {
+    url = new URL(subscription.url);
+  } catch {}
   return tracer.startSpan(
     WEBHOOK_METHOD,
     {
       kind: SpanKind.CLIENT,
       attributes: {
         [A.httpMethod]: WEBHOOK_METHOD,
-        [A.urlFull]: withoutCredentials(url.href),
-        // URL keeps an IPv6 literal's brackets; the attribute is the address alone.
-        [A.serverAddress]: url.hostname.replace(/^\[(.*)\]$/, "$1"),
-        [A.serverPort]: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+        [A.urlFull]: withoutCredentials(subscription.url, URL_MASK),
+        ...(url && {
+          // URL keeps an IPv6 literal's brackets; the attribute is the address alone.
+          [A.serverAddress]: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+          [A.serverPort]: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+        }),
         [A.messagingSystem]: MESSAGING_SYSTEM,
         [A.messagingDestination]: message.eventType,
         [A.messagingMessageId]: message.id,
@@ -118,16 +134,47 @@ export function startAttemptSpan(tracer: Tracer | undefined, delivery: ClaimedDe
   );
 }
 
+/** What `url.full` shows for a userinfo and each query value: the HTTP semantic conventions' `REDACTED`. */
+const URL_MASK = "REDACTED";
+
 /**
- * A transport that first writes the attempt span's context into the request's headers (W3C `traceparent` and
- * `tracestate`, through the registered propagator), so the receiver continues the trace.
+ * Runs one attempt (`send`, core's `deliver` through the transport it is handed) in its span's context, so an
+ * instrumented HTTP client nests its own span under it, with a transport that sends the span's context; ends the
+ * span on every path: with the outcome, or as an ERROR with `error.type` when `send` throws.
  *
  * @example
  * ```ts
- * await deliver(target, message, { transport: tracedTransport(guard.transport, span) });
+ * const outcome = await traceAttempt(span, guard.transport, (transport) => deliver(target, message, { transport }));
  * ```
  */
-export function tracedTransport(transport: Transport, span: Span): Transport {
+export async function traceAttempt(
+  span: Span,
+  transport: Transport,
+  send: (transport: Transport) => Promise<DeliveryOutcome>,
+): Promise<DeliveryOutcome> {
+  try {
+    const outcome = await context.with(
+      trace.setSpan(ROOT_CONTEXT, span),
+      send,
+      undefined,
+      tracedTransport(transport, span),
+    );
+    recordOutcome(span, outcome);
+    return outcome;
+  } catch (error) {
+    span.setAttribute(A.errorType, errorType(error));
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/**
+ * A transport that first writes the attempt span's context into the request's headers (W3C `traceparent` and
+ * `tracestate`, through the registered propagator), so the receiver continues the trace.
+ */
+function tracedTransport(transport: Transport, span: Span): Transport {
   const attempt = trace.setSpan(ROOT_CONTEXT, span);
   return (request) => {
     propagation.inject(attempt, request.headers);
@@ -136,21 +183,15 @@ export function tracedTransport(transport: Transport, span: Span): Transport {
 }
 
 /**
- * Ends an attempt's span with its outcome: the response status when one arrived; unless it delivered, status ERROR
- * and `error.type` — the status code for an answer that refused it, else why nothing was answered (`timeout`,
+ * An attempt's outcome on its span: the response status when one arrived; unless it delivered, status ERROR and
+ * `error.type` — the status code for an answer that refused it, else why nothing was answered (`timeout`,
  * `network`, `blocked_address`, `unusable_target`).
- *
- * @example
- * ```ts
- * endAttemptSpan(span, await deliver(target, message, { transport }));
- * ```
  */
-export function endAttemptSpan(span: Span, outcome: DeliveryOutcome): void {
+function recordOutcome(span: Span, outcome: DeliveryOutcome): void {
   if (outcome.status !== undefined) span.setAttribute(A.httpStatus, outcome.status);
   if (outcome.kind !== "delivered") {
     const type = outcome.status !== undefined ? String(outcome.status) : (outcome.reason ?? "_OTHER");
     span.setAttribute(A.errorType, type);
     span.setStatus({ code: SpanStatusCode.ERROR, ...(outcome.error && { message: outcome.error }) });
   }
-  span.end();
 }

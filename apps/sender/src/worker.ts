@@ -1,13 +1,12 @@
-import { context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { logText } from "@plant-store/app-kit";
-import { type DeliveryOutcome, deliver, STANDARD_SCHEDULE_MS, type Transport } from "@plant-store/core";
+import { deliver, STANDARD_SCHEDULE_MS, type Transport } from "@plant-store/core";
 import type { ClaimedDelivery, Store } from "@plant-store/store";
 import type { Logger } from "pino";
 import { judgeAttempt, loggedOutcome } from "./attempt-result.js";
 import type { SenderMetrics } from "./metrics.js";
 import { createOutcomeRecorder } from "./outcome-recorder.js";
 import { SlotPool } from "./slot-pool.js";
-import { endAttemptSpan, senderTracer, startAttemptSpan, tracedTransport } from "./tracing.js";
+import { senderTracer, startAttemptSpan, traceAttempt } from "./tracing.js";
 
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
@@ -101,20 +100,11 @@ export function startWorker(options: WorkerOptions): Worker {
     };
     const sent = { id: message.id, eventType: message.eventType, body: message.body };
     const span = startAttemptSpan(tracer(), delivery);
-    let outcome: DeliveryOutcome;
-    if (span) {
-      // Inside the span's context, so an instrumented HTTP client (undici's) nests its own span under it.
-      const traced = { transport: tracedTransport(options.transport, span), timeoutMs };
-      outcome = await context.with(
-        trace.setSpan(ROOT_CONTEXT, span),
-        deliver,
-        undefined,
-        target,
-        sent,
-        traced,
-      );
-      endAttemptSpan(span, outcome);
-    } else outcome = await deliver(target, sent, { transport: options.transport, timeoutMs });
+    const outcome = span
+      ? await traceAttempt(span, options.transport, (transport) =>
+          deliver(target, sent, { transport, timeoutMs }),
+        )
+      : await deliver(target, sent, { transport: options.transport, timeoutMs });
     const result = judgeAttempt(outcome, delivery.attempt, schedule, Date.now());
     metrics?.observeAttempt(result.label, outcome.latencyMs / 1000);
     await record(delivery, result);

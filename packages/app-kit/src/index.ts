@@ -14,4 +14,4 @@ export {
 } from "./retention.js";
 export { runServer, type Server } from "./run-server.js";
 export { type AppStore, openAppStore, type Readiness, readiness, type StoreSetting } from "./store.js";
-export { appTracer, MESSAGING_SYSTEM, SPAN_ATTRIBUTES } from "./tracing.js";
+export { appTracer, errorType, MESSAGING_SYSTEM, SPAN_ATTRIBUTES } from "./tracing.js";

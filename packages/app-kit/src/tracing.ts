@@ -6,6 +6,7 @@ import { ProxyTracerProvider, type Tracer, type TracerProvider, trace } from "@o
  */
 export const SPAN_ATTRIBUTES = {
   httpMethod: "http.request.method",
+  httpMethodOriginal: "http.request.method_original",
   httpStatus: "http.response.status_code",
   httpRoute: "http.route",
   resendCount: "http.request.resend_count",
@@ -15,7 +16,8 @@ export const SPAN_ATTRIBUTES = {
   urlScheme: "url.scheme",
   serverAddress: "server.address",
   serverPort: "server.port",
-  clientAddress: "client.address",
+  networkPeerAddress: "network.peer.address",
+  networkPeerPort: "network.peer.port",
   userAgent: "user_agent.original",
   messagingSystem: "messaging.system",
   messagingOperationName: "messaging.operation.name",
@@ -29,6 +31,25 @@ export const SPAN_ATTRIBUTES = {
 
 /** `messaging.system` of every span the apps write: no well-known value fits a webhook outbox. */
 export const MESSAGING_SYSTEM = "plant_store";
+
+/**
+ * A span's `error.type` for a thrown error: its `code` when it has one (a store's `invalid_event`, Node's
+ * `ECONNRESET`: a few values, never the input), else its class's `name`, else `_OTHER` (the conventions' fallback).
+ *
+ * @example
+ * ```ts
+ * span.setAttribute(SPAN_ATTRIBUTES.errorType, errorType(error));
+ * ```
+ */
+export function errorType(error: unknown): string {
+  const { code, name } = (typeof error === "object" && error !== null ? error : {}) as {
+    code?: unknown;
+    name?: unknown;
+  };
+  if (typeof code === "string" && code !== "") return code;
+  if (typeof name === "string" && name !== "") return name;
+  return "_OTHER";
+}
 
 /** The API's no-op provider: what the API's proxy provider delegates to while no SDK has registered one. */
 const NOOP_PROVIDER: TracerProvider = new ProxyTracerProvider().getDelegate();

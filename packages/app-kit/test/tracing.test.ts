@@ -1,7 +1,7 @@
 import { SpanKind, trace } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
 import { registerTracing } from "../../../test-support/tracing.js";
-import { appTracer } from "../src/index.js";
+import { appTracer, errorType } from "../src/index.js";
 
 describe("appTracer", () => {
   it("answers no tracer until an SDK registers a provider, its tracer while it is, and none again after", async () => {
@@ -33,5 +33,16 @@ describe("appTracer", () => {
     } finally {
       await again.shutdown();
     }
+  });
+});
+
+describe("errorType", () => {
+  it("is the error's code, else its class's name, else _OTHER", () => {
+    const coded = Object.assign(new Error("refused"), { code: "invalid_event" });
+    expect(errorType(coded)).toBe("invalid_event");
+    expect(errorType(new TypeError("x"))).toBe("TypeError");
+    expect(errorType(Object.assign(new RangeError("x"), { code: 42 }))).toBe("RangeError");
+    for (const thrown of [undefined, null, "text", 42, {}, { code: "", name: "" }])
+      expect(errorType(thrown)).toBe("_OTHER");
   });
 });

@@ -67,3 +67,4 @@ export { PURGE_BATCH_SIZE } from "./shared/purge.js";
 export { parseEncryptionKey } from "./shared/secret-box.js";
 export { SIGNING_SCHEMES } from "./shared/subscription-codec.js";
 export { MAX_RESPONSE_BYTES } from "./shared/truncate.js";
+export { isStorableTraceContext } from "./shared/validate.js";

@@ -108,7 +108,20 @@ export function toMessage(row: MessageRow): OutboxMessage {
   };
 }
 
-/** A message's stored trace context (`messages.trace_context`, JSON written by `checkTraceContext`), or `null`. */
+/**
+ * A message's stored trace context (`messages.trace_context`, JSON written by `checkTraceContext`), or `null`. A
+ * value no publish wrote (not JSON, not an object; edited by hand or damaged) is `null`, and a field that is not text
+ * is left out: tracing is never a reason for a claim to fail, and the claim runs in the transaction that leases.
+ */
 export function traceCarrierOf(text: string | null): TraceCarrier | null {
-  return text === null ? null : (JSON.parse(text) as TraceCarrier);
+  if (text === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const fields = Object.entries(value).filter(([, field]) => typeof field === "string");
+  return fields.length === 0 ? null : (Object.fromEntries(fields) as TraceCarrier);
 }

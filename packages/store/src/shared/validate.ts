@@ -136,23 +136,42 @@ const TRACE_BYTES = 4096;
  */
 export function checkTraceContext(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  const refuse = () =>
-    new StoreInputError(
+  const text = traceContextText(value);
+  if (text === false) {
+    throw new StoreInputError(
       "invalid_trace_context",
       `The trace context must be an object of at most ${TRACE_FIELDS} text fields (traceparent, tracestate), at most ${TRACE_BYTES} bytes as JSON.`,
     );
+  }
+  return text;
+}
+
+/**
+ * Whether `publish({ traceContext })` takes this carrier (see {@link checkTraceContext}): a publisher asks before it
+ * publishes, so tracing never refuses an event (the sender then keeps only `traceparent`).
+ *
+ * @example
+ * ```ts
+ * isStorableTraceContext({ traceparent: "00-…-01", tracestate: "x".repeat(5000) }); // false
+ * ```
+ */
+export function isStorableTraceContext(value: unknown): boolean {
+  return value === undefined || value === null || traceContextText(value) !== false;
+}
+
+/** The carrier as stored JSON, `null` when empty, `false` when the store refuses it. */
+function traceContextText(value: unknown): string | null | false {
   // A plain object (or one without a prototype): what `propagation.inject` writes into `{}`.
-  const proto = typeof value === "object" ? Object.getPrototypeOf(value) : undefined;
-  if (proto !== Object.prototype && proto !== null) throw refuse();
-  const entries = Object.entries(value);
+  const proto = typeof value === "object" && value !== null ? Object.getPrototypeOf(value) : undefined;
+  if (proto !== Object.prototype && proto !== null) return false;
+  const entries = Object.entries(value as object);
   if (entries.length === 0) return null;
-  if (entries.length > TRACE_FIELDS) throw refuse();
+  if (entries.length > TRACE_FIELDS) return false;
   for (const [name, field] of entries) {
-    if (!TRACE_NAME.test(name) || typeof field !== "string" || /\p{Cc}/u.test(field)) throw refuse();
+    if (!TRACE_NAME.test(name) || typeof field !== "string" || /\p{Cc}/u.test(field)) return false;
   }
   const text = JSON.stringify(value);
-  if (Buffer.byteLength(text) > TRACE_BYTES) throw refuse();
-  return text;
+  return Buffer.byteLength(text) > TRACE_BYTES ? false : text;
 }
 
 /** A secret rotation's grace in ms: default one day, at most {@link MAX_GRACE_MS}. */

@@ -131,7 +131,7 @@ ALTER TABLE subscriptions ADD COLUMN event_types TEXT;
     version: 5,
     name: "message trace context",
     // The W3C trace context (traceparent/tracestate as a JSON object) of the publish, so every attempt continues
-    // its trace. NULL when nothing was traced: a constant default, no table rewrite.
+    // its trace. NULL when nothing was traced: a nullable column without a default, so no table rewrite.
     sql: "ALTER TABLE messages ADD COLUMN trace_context TEXT;",
   },
 ];

@@ -1,6 +1,12 @@
 import { createSecret } from "@plant-store/core";
 import { describe, expect, it } from "vitest";
-import { type ClaimedDelivery, InvalidEventError, type Store, StoreInputError } from "../../src/index.js";
+import {
+  type ClaimedDelivery,
+  InvalidEventError,
+  isStorableTraceContext,
+  type Store,
+  StoreInputError,
+} from "../../src/index.js";
 import { manualClock, NEW_PLANT, PLANT_SOLD, TEST_CATALOG, type TestBackend } from "../support/backends.js";
 
 const LEASE = { leaseMs: 30_000, workerId: "w1" };
@@ -275,7 +281,37 @@ export function outboxConformance(backend: () => TestBackend): void {
         await expect(
           store.outbox.publish(NEW_PLANT(4), { traceContext: traceContext as never }),
         ).rejects.toMatchObject({ name: "StoreInputError", code: "invalid_trace_context" });
+        // A publisher can ask first, with the same rule.
+        expect(isStorableTraceContext(traceContext)).toBe(false);
       }
+      for (const traceContext of [carrier, {}, undefined, null])
+        expect(isStorableTraceContext(traceContext)).toBe(true);
+    });
+
+    it("claims a message whose stored trace context is damaged, without it", async () => {
+      const store = await backend().open();
+      await withSubscriptions(store, 1);
+      const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+      const damaged = [
+        ["{not json", null],
+        ["[1,2]", null],
+        ['"text"', null],
+        ["null", null],
+        ["42", null],
+        ['{"traceparent":1}', null],
+        [`{"traceparent":"${traceparent}","tracestate":{"a":1}}`, { traceparent }],
+      ] as const;
+      const ids: string[] = [];
+      for (const [i, [text]] of damaged.entries()) {
+        const { messageId } = await store.outbox.publish(NEW_PLANT(i + 1), { traceContext: { traceparent } });
+        await backend().sql("UPDATE {t}messages SET trace_context = ? WHERE id = ?", [text, messageId]);
+        ids.push(messageId);
+      }
+      const claimed = await store.outbox.claim(10, LEASE);
+      expect(claimed.map((d) => [d.message.id, d.message.traceContext])).toEqual(
+        damaged.map(([, carrier], i) => [ids[i], carrier]),
+      );
+      expect((await store.outbox.getMessage(ids[0]!))?.traceContext).toBeNull();
     });
 
     it("skips the subscriptions a worker cannot serve and caps each subscription within one claim", async () => {
