@@ -100,21 +100,33 @@ function callgrindControl(flag, pid) {
 
 /**
  * Instructions per unit of `target` counted in windows of ONE running process: after `warm` units the counters
- * are zeroed (`callgrind_control -z`), then each of `windows` windows drives `units` units and dumps the counters
- * (`callgrind_control -d`, which zeroes them again). Start-up, warm-up and shutdown are outside every window, and
- * the windows show how much one count moves (a major GC falls into some windows and not others). Returns every
- * window's count per unit and their median.
+ * are zeroed (`callgrind_control -z`); then windows of `units` units follow, each ending with a dump of the counters
+ * (`callgrind_control -d`, which zeroes them again), until the last `windows` windows agree within `settle`
+ * (relative spread) or `maxWindows` windows have run. Start-up, warm-up and shutdown fall outside every window; a
+ * window's count is reproducible, but V8's optimizing compiler can still be busy thousands of requests after start,
+ * so the count waits until it has settled. Returns the median of the last `windows` windows, every window's count
+ * per unit, and whether they settled.
  */
-export async function countWindows({ name, server, drive, units, warm = units, windows = 5 }) {
+export async function countWindows({
+  name,
+  server,
+  drive,
+  units,
+  warm = units,
+  windows = 3,
+  settle = 0.03,
+  maxWindows = 12,
+}) {
   const dir = mkdtempSync(join(tmpdir(), "plant-store-callgrind-"));
   const label = name.replace(/[^a-z0-9-]/gi, "_");
   const out = join(dir, `${label}-windows`);
+  const spread = (xs) => (Math.max(...xs) - Math.min(...xs)) / Math.min(...xs);
   try {
     const perWindow = await underCallgrind({ server, out, label }, async (url, pid) => {
       await drive({ url, units: warm, warm: 0 });
       await callgrindControl("-z", pid);
       const counts = [];
-      for (let window = 1; window <= windows; window++) {
+      for (let window = 1; window <= maxWindows; window++) {
         await drive({ url, units, warm: 0 });
         await callgrindControl("-d", pid);
         const file = join(dir, `${label}-windows.${pid}.${window}`);
@@ -122,11 +134,17 @@ export async function countWindows({ name, server, drive, units, warm = units, w
         if (total === 0)
           throw new Error(`${label}: callgrind dumped no totals for window ${window} (${file})`);
         counts.push(total / units);
+        if (counts.length >= windows && spread(counts.slice(-windows)) <= settle) break;
       }
       return counts;
     });
-    const sorted = [...perWindow].sort((a, b) => a - b);
-    return { perUnit: sorted[Math.floor(sorted.length / 2)], perWindow, min: sorted[0], max: sorted.at(-1) };
+    const last = perWindow.slice(-windows);
+    const sorted = [...last].sort((a, b) => a - b);
+    return {
+      perUnit: sorted[Math.floor(sorted.length / 2)],
+      perWindow,
+      settled: spread(last) <= settle,
+    };
   } finally {
     if (process.env.BENCH_KEEP) console.error(`callgrind files kept in ${dir}`);
     else rmSync(dir, { recursive: true, force: true });

@@ -15,9 +15,10 @@ import { countPerUnit, countWindows, kilo } from "../../../bench/callgrind.mjs";
 const UNITS = Number(process.env.BENCH_UNITS ?? 2000);
 const WARM = Number(process.env.BENCH_WARM ?? 8000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-// BENCH_WINDOWS=k (default 5): k windows of N requests in one process after the warm-up, their median reported
-// (countWindows); BENCH_WINDOWS=0: the two-run difference, total(3N) − total(N) over 2N (countPerUnit).
-const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 5);
+// BENCH_WINDOWS=k (default 3): windows of N requests in one process after the warm-up, until the last k agree
+// within 3% (at most 12), their median reported (countWindows); BENCH_WINDOWS=0: the two-run difference,
+// total(3N) − total(N) over 2N (countPerUnit).
+const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 3);
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const token = createToken();
 const secret = createSecret();
@@ -76,7 +77,9 @@ try {
         ? await countWindows({ name: target, server, drive, units: UNITS, warm: WARM, windows: WINDOWS })
         : await countPerUnit({ name: target, server, drive, units: UNITS, warm: WARM });
     counts[target] = counted.perUnit;
-    spread[target] = counted.perWindow ? ` (windows: ${counted.perWindow.map(kilo).join(", ")})` : "";
+    spread[target] = counted.perWindow
+      ? ` (windows: ${counted.perWindow.map(kilo).join(", ")}${counted.settled ? "" : "; NOT settled"})`
+      : "";
     console.error(`${name}: ${kilo(counted.perUnit)} instructions/request${spread[target]}`);
   }
 } finally {
@@ -92,9 +95,9 @@ const rows = Object.entries(TARGETS)
 const table = ["| target | instructions/request | × peer |", "| --- | ---: | ---: |", ...rows].join("\n");
 const method =
   WINDOWS > 0
-    ? `a figure is the median of ${WINDOWS} windows of ${UNITS} requests, counted in one process after the warm-up
-(\`callgrind_control -z\`, then \`-d\` after each window), so start-up, warm-up and shutdown fall outside every window;
-the windows show how much one count moves (a major GC lands in some windows and not in others)`
+    ? `a figure is the median of the last ${WINDOWS} windows of ${UNITS} requests, counted in one process after the
+warm-up (\`callgrind_control -z\`, then \`-d\` after each window) once those windows agree within 3%, so start-up,
+warm-up, V8's late compiling and shutdown fall outside the figure`
     : `a figure is the difference between the runs serving ${3 * UNITS} and ${UNITS} requests after the same warm-up,
 per request, so start-up, JIT warm-up and shutdown cancel out`;
 console.log(table);
