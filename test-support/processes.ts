@@ -1,6 +1,7 @@
 // Test helpers shared by the app suites (not published): run a built bin as a child process, build what the
 // tests run, and give each PostgreSQL test a database of its own.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 
@@ -211,4 +212,23 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`condition not reached within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * A loopback port nothing listens on right now (for a process that must be told its port before it starts).
+ *
+ * @example
+ * ```ts
+ * const port = await freePort();
+ * ```
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

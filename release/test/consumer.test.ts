@@ -1,11 +1,11 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createToken } from "@plant-store/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { freePort } from "../../test-support/processes.js";
 import { CACHE } from "../src/cache.js";
 import { type NodeRuntime, nodeRuntimes } from "../src/node-versions.js";
 import { publishablePackages } from "../src/workspace.js";
@@ -21,17 +21,6 @@ const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) child.kill("SIGKILL");
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe.each(runtimes.map((r) => [r.label, r] as const))("the packed tarballs on %s", (_label, runtime) => {
   const project = join(CACHE, "consumer", runtime.label.replace(/\s+/g, "-"));

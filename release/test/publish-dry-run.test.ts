@@ -38,6 +38,9 @@ it("`npm run release` (build + changeset publish) publishes every package — as
       NPM_TOKEN: "",
       NODE_AUTH_TOKEN: "",
       TURBO_TELEMETRY_DISABLED: "1",
+      // The copy's build replays the workspace's turbo cache where the inputs are the same (as a CI cache would):
+      // what this test checks is the release path, and every package's build is already part of the suite.
+      TURBO_CACHE_DIR: join(ROOT, ".turbo", "cache"),
     },
     maxBuffer: 64 * 1024 * 1024,
     timeout: 540_000,

@@ -9,11 +9,11 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { freePort } from "../../test-support/processes.js";
 import { pingRegistry, type Registry, startRegistry } from "../src/registry.js";
 import { publishablePackages, ROOT } from "../src/workspace.js";
 
@@ -92,18 +92,6 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}): Cli {
   child.stderr?.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return { child, output: () => output, exited };
-}
-
-/** A loopback port nothing listens on. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The `latest` version of one of our packages on `url`, read from its document. */

@@ -1,23 +1,14 @@
 import { spawn } from "node:child_process";
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openStore } from "@plant-store/store";
 import { afterAll, describe, expect, it } from "vitest";
-import { track, until } from "../../../test-support/processes.js";
+import { freePort, track, until } from "../../../test-support/processes.js";
 import { cleanup, type Running, SECRET, signedHeaders, startReceiver, TOKEN, tempDir } from "./support.js";
 
 afterAll(cleanup);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("durability", () => {
