@@ -5,7 +5,7 @@ import type { SigningScheme } from "../api/subscriptions.js";
 import { StoreConflictError } from "../errors.js";
 import { claimPlan } from "../shared/claim-plan.js";
 import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
-import { outcomeOf } from "../shared/outcomes.js";
+import { outcomeMethods } from "../shared/outcomes.js";
 import { checkReplay, prepareEvent } from "../shared/prepare-event.js";
 import {
   type AttemptRow,
@@ -148,18 +148,8 @@ export function createPgOutbox(ctx: PgContext): Outbox & { drain(): Promise<void
         }),
       );
     },
-    recordAttempt: async (lease, attempt) => recorder.record(outcomeOf(lease, "attempt", attempt, now())),
-    complete: async (lease, options = {}) =>
-      recorder.record(outcomeOf(lease, "delivered", options.attempt, now())),
-    reschedule: async (lease, nextAt, options = {}) =>
-      recorder.record(outcomeOf(lease, "retry", options.attempt, now(), { nextAt: toMillis(nextAt) })),
-    fail: async (lease, options = {}) =>
-      recorder.record(outcomeOf(lease, "failed", options.attempt, now(), { reason: options.reason ?? null })),
+    ...outcomeMethods(recorder, now, () => query(ctx, "SELECT pg_notify($1, '')", [ctx.channels.outbox])),
     drain: () => recorder.drain(),
-    async release(lease) {
-      await recorder.record(outcomeOf(lease, "release", undefined, now()));
-      await query(ctx, "SELECT pg_notify($1, '')", [ctx.channels.outbox]);
-    },
     resend: (id) =>
       transaction(ctx, async (client) => {
         const [cur] = await query<{ state: DeliveryState; enabled: boolean }>(

@@ -1,6 +1,7 @@
-import type { AttemptInput, DeliveryState, LeaseRef } from "../api/outbox.js";
+import type { AttemptInput, DeliveryState, LeaseRef, Outbox } from "../api/outbox.js";
 import { StoreConflictError } from "../errors.js";
 import { type AttemptValues, attemptValues } from "./attempt.js";
+import { toMillis } from "./time.js";
 
 /**
  * What an outcome does to its lease: `attempt` logs an attempt and keeps the lease; `delivered`, `retry` and
@@ -47,6 +48,35 @@ export function outcomeOf(
     attempt: attempt === undefined ? undefined : attemptValues(attempt, now),
     nextAt: options.nextAt ?? now,
     reason: options.reason ?? null,
+  };
+}
+
+/**
+ * The outbox methods that end or log a lease, over a backend's outcome recorder: both backends wire them the same
+ * way, and differ only in how a released lease wakes the workers (`afterRelease`).
+ *
+ * @example
+ * ```ts
+ * const outbox = { ...outcomeMethods(recorder, now, () => ctx.outboxWork.emit()), claim, publish };
+ * ```
+ */
+export function outcomeMethods(
+  recorder: { record(outcome: Outcome): Promise<void> },
+  now: () => number,
+  afterRelease: () => unknown,
+): Pick<Outbox, "recordAttempt" | "complete" | "reschedule" | "fail" | "release"> {
+  return {
+    recordAttempt: async (lease, attempt) => recorder.record(outcomeOf(lease, "attempt", attempt, now())),
+    complete: async (lease, options = {}) =>
+      recorder.record(outcomeOf(lease, "delivered", options.attempt, now())),
+    reschedule: async (lease, nextAt, options = {}) =>
+      recorder.record(outcomeOf(lease, "retry", options.attempt, now(), { nextAt: toMillis(nextAt) })),
+    fail: async (lease, options = {}) =>
+      recorder.record(outcomeOf(lease, "failed", options.attempt, now(), { reason: options.reason ?? null })),
+    release: async (lease) => {
+      await recorder.record(outcomeOf(lease, "release", undefined, now()));
+      await afterRelease();
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import type { DeliveryState, Outbox } from "../api/outbox.js";
 import { StoreConflictError } from "../errors.js";
 import { claimPlan } from "../shared/claim-plan.js";
 import { decodeCursor, encodeCursor, pageLimit } from "../shared/cursor.js";
-import { outcomeOf } from "../shared/outcomes.js";
+import { outcomeMethods } from "../shared/outcomes.js";
 import {
   type AttemptRow,
   type DeliveryRow,
@@ -103,19 +103,9 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
         claimGeneration = ctx.outboxWork.generation;
         return ctx.relaxed(() => claim.immediate(plan, now()));
       }),
-    recordAttempt: async (lease, attempt) => recorder.record(outcomeOf(lease, "attempt", attempt, now())),
+    ...outcomeMethods(recorder, now, () => ctx.outboxWork.emit()),
     drain: async () => {
       await Promise.all([publisher.drain(), recorder.drain()]);
-    },
-    complete: async (lease, options = {}) =>
-      recorder.record(outcomeOf(lease, "delivered", options.attempt, now())),
-    reschedule: async (lease, nextAt, options = {}) =>
-      recorder.record(outcomeOf(lease, "retry", options.attempt, now(), { nextAt: toMillis(nextAt) })),
-    fail: async (lease, options = {}) =>
-      recorder.record(outcomeOf(lease, "failed", options.attempt, now(), { reason: options.reason ?? null })),
-    release: async (lease) => {
-      await recorder.record(outcomeOf(lease, "release", undefined, now()));
-      ctx.outboxWork.emit();
     },
     resend: (id) =>
       runSqlite(ctx, () => {
