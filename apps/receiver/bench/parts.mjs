@@ -1,0 +1,123 @@
+// What single parts of a webhook request cost, in instructions, each counted on its own in one process under
+// callgrind: the part runs `units` and `3 × units` times after the same warm-up, in batches of ten per event-loop
+// turn as requests arrive, and the figure is the difference per unit minus the empty loop's. It tells where the
+// receiver's instructions go beyond what the Fastify peer does (issue 23), not what a whole request costs (that is
+// callgrind.mjs, over sockets).
+//   pnpm build && node apps/receiver/bench/parts.mjs            (needs valgrind; ~2 min)
+// Parts: the signature check as the pipeline runs it (`createVerifier`: HMAC-SHA256 over node:crypto), the bearer
+// check (`createTokenVerifier`: SHA-256 of the presented token, constant-time compare), the request's log line
+// (app-kit's pino logger and line batcher, into /dev/null) and its metrics (prom-client counter + histogram).
+import { spawn } from "node:child_process";
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createLineBatcher, createLogger, logText } from "@plant-store/app-kit";
+import { createSecret, createToken, createTokenVerifier, createVerifier } from "@plant-store/core";
+import { signedRequest } from "./signed-request.mjs";
+
+const PARTS = ["empty", "signature", "bearer", "log line", "metrics"];
+const here = fileURLToPath(import.meta.url);
+
+async function runPart(part, units) {
+  const token = createToken();
+  const secret = createSecret();
+  const verify = createVerifier({ secrets: [secret] });
+  const tokens = createTokenVerifier([token]);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const request = signedRequest(1, { prefix: "msg_parts", token, secret, timestamp });
+  const body = Buffer.from(request.body);
+  const logger = createLogger("plant-store-receiver", "info", createLineBatcher(openSync("/dev/null", "w")));
+  const { createMetrics } = await import("../dist/metrics.js");
+  const metrics = createMetrics(async () => 0);
+  const headers = request.headers;
+  const work = {
+    empty: async () => {},
+    signature: async () => {
+      const verdict = await verify({
+        id: headers["webhook-id"],
+        timestamp: headers["webhook-timestamp"],
+        signature: headers["webhook-signature"],
+        body,
+        now: Date.now,
+        toleranceSeconds: 300,
+      });
+      if (!verdict.ok) throw new Error(verdict.message);
+    },
+    bearer: async () => {
+      if (!(await tokens.verify(token))) throw new Error("token refused");
+    },
+    "log line": async () =>
+      logger.info(
+        {
+          webhookId: logText(headers["webhook-id"]),
+          eventType: logText(undefined),
+          status: 200,
+          outcome: "stored",
+          ms: Math.round(1.2345 * 10_000) / 10,
+        },
+        "webhook",
+      ),
+    metrics: async () => metrics.observeRequest(200, 0.0012),
+  }[part];
+  const batches = async (n) => {
+    for (let done = 0; done < n; done += 10) {
+      await Promise.all(Array.from({ length: 10 }, work));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  await batches(20_000); // warm-up: V8 has compiled the part's code before the counted units
+  await batches(units);
+}
+
+function counted(part, units, dir) {
+  const out = join(dir, `${part.replace(" ", "-")}-${units}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      "valgrind",
+      [
+        "--tool=callgrind",
+        `--callgrind-out-file=${out}`,
+        process.execPath,
+        "--single-threaded",
+        "--predictable-gc-schedule",
+        here,
+        part,
+        String(units),
+      ],
+      { stdio: ["ignore", "inherit", "ignore"] },
+    );
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      code === 0
+        ? resolve(Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(out, "utf8"))?.[1]))
+        : reject(new Error(`${part} ended with ${code}`)),
+    );
+  });
+}
+
+if (process.argv[2]) {
+  await runPart(process.argv[2], Number(process.argv[3]));
+  process.exit(0);
+}
+const UNITS = Number(process.env.BENCH_UNITS ?? 10_000);
+const dir = mkdtempSync(join(tmpdir(), "plant-store-parts-"));
+try {
+  const perUnit = {};
+  // Two at a time: a count does not depend on what else the machine runs.
+  for (let i = 0; i < PARTS.length; i += 2) {
+    await Promise.all(
+      PARTS.slice(i, i + 2).map(async (part) => {
+        const [small, large] = await Promise.all([counted(part, UNITS, dir), counted(part, 3 * UNITS, dir)]);
+        perUnit[part] = (large - small) / (2 * UNITS);
+      }),
+    );
+  }
+  console.log("| part | instructions per request |\n| --- | ---: |");
+  for (const part of PARTS.slice(1)) {
+    console.log(`| ${part} | ${((perUnit[part] - perUnit.empty) / 1000).toFixed(1)}K |`);
+  }
+  console.log(`(the empty loop, subtracted: ${(perUnit.empty / 1000).toFixed(1)}K per unit)`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
