@@ -248,7 +248,13 @@ describe("plant-store-receiver: every status code of the contract, over a real s
 
   it("logs one JSON line per webhook request, and never a token or secret", async () => {
     await post(receiver.url, PLANT, await signedHeaders(PLANT, { id: "msg_logged" }));
-    await new Promise((r) => setTimeout(r, 200));
+    // The line is written when the event loop turn ends, after the answer: wait for it, not for a time.
+    const loggedLine = () =>
+      receiver
+        .output()
+        .split("\n")
+        .find((line) => line.includes('"webhookId":"msg_logged"') && line.endsWith("}"));
+    await expect.poll(loggedLine, { timeout: 15_000 }).toBeTruthy();
     const lines = receiver
       .output()
       .trim()

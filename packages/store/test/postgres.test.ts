@@ -89,7 +89,7 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
       ).rows;
       await writer.inbox.record({ webhookId: "early-1", body: "{}" });
       await writer.inbox.record({ webhookId: "early-2", body: "{}" });
-      await new Promise((r) => setTimeout(r, 200));
+      await expect.poll(() => received.length, WAIT).toBe(2);
       expect(received).toEqual(["early-1", "early-2"]);
       const schema = (await backend.sql("SELECT {schema} AS s"))[0].s;
       await slow.query("SELECT pg_notify($1, $2)", [pgChannels(schema).inbox, String(seq)]);
@@ -229,11 +229,19 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     const victim = new pg.Client({ connectionString: PG_URL, application_name: "plant-store-victim" });
     victim.on("error", () => {});
     await victim.connect();
+    const { pid } = (await victim.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0] as {
+      pid: number;
+    };
     const running = victim.query("SELECT pg_sleep(10)").catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 200));
-    await app.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'plant-store-victim'",
-    );
+    // Terminated while the query runs (seen in pg_stat_activity), and only this test's own backend.
+    const active = async () =>
+      (
+        await app.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE 'SELECT pg_sleep%'", [
+          pid,
+        ])
+      ).rowCount;
+    await expect.poll(active, WAIT).toBe(1);
+    await app.query("SELECT pg_terminate_backend($1)", [pid]);
     const mapped = mapPgError(await running);
     expect(mapped).toBeInstanceOf(StoreUnavailableError);
     expect((mapped as StoreUnavailableError).code).toBe("store_unavailable");
