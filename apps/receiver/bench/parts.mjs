@@ -6,7 +6,9 @@
 //   pnpm build && node apps/receiver/bench/parts.mjs            (needs valgrind; ~2 min)
 // Parts: the signature check as the pipeline runs it (`createVerifier`: HMAC-SHA256 over node:crypto), the bearer
 // check (`createTokenVerifier`: SHA-256 of the presented token, constant-time compare), the request's log line
-// (app-kit's pino logger and line batcher, into /dev/null) and its metrics (prom-client counter + histogram).
+// (app-kit's pino logger and line batcher, into /dev/null), its metrics (prom-client counter + histogram) and its
+// inbox commit (the store's `inbox.record` on a SQLite file, WAL, synchronous=FULL: ten records of one turn in one
+// group commit, as ten requests arriving together are; fsync itself is kernel time, not counted).
 import { spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,9 +16,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createLineBatcher, createLogger, logText } from "@plant-store/app-kit";
 import { createSecret, createToken, createTokenVerifier, createVerifier } from "@plant-store/core";
+import { openStore } from "@plant-store/store";
 import { signedRequest } from "./signed-request.mjs";
 
-const PARTS = ["empty", "signature", "bearer", "log line", "metrics"];
+const PARTS = ["empty", "signature", "bearer", "inbox commit", "log line", "metrics"];
 const here = fileURLToPath(import.meta.url);
 
 async function runPart(part, units) {
@@ -31,6 +34,9 @@ async function runPart(part, units) {
   const { createMetrics } = await import("../dist/metrics.js");
   const metrics = createMetrics(async () => 0);
   const headers = request.headers;
+  const store = part === "inbox commit" ? await openStore(join(process.env.BENCH_DIR, "inbox.db")) : undefined;
+  let seq = 0;
+  const kept = { "content-type": "application/json", "webhook-id": headers["webhook-id"] };
   const work = {
     empty: async () => {},
     signature: async () => {
@@ -59,6 +65,11 @@ async function runPart(part, units) {
         "webhook",
       ),
     metrics: async () => metrics.observeRequest(200, 0.0012),
+    "inbox commit": async () => {
+      const webhookId = `msg_parts_${seq++}`;
+      const result = await store.inbox.record({ webhookId, eventType: "newPlant", body, headers: kept });
+      if (result.duplicate) throw new Error(`${webhookId} was a duplicate`);
+    },
   }[part];
   const batches = async (n) => {
     for (let done = 0; done < n; done += 10) {
@@ -68,6 +79,7 @@ async function runPart(part, units) {
   };
   await batches(20_000); // warm-up: V8 has compiled the part's code before the counted units
   await batches(units);
+  await store?.close();
 }
 
 function counted(part, units, dir) {
@@ -85,7 +97,7 @@ function counted(part, units, dir) {
         part,
         String(units),
       ],
-      { stdio: ["ignore", "inherit", "ignore"] },
+      { stdio: ["ignore", "inherit", "ignore"], env: { ...process.env, BENCH_DIR: mkdtempSync(join(dir, "run-")) } },
     );
     child.once("error", reject);
     child.once("exit", (code) =>
