@@ -3,8 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
-import { buildForTests } from "../../../test-support/processes.js";
+import { describe, expect, it } from "vitest";
 
 // Core's signing, verification, token and Fetch-adapter checks (test/runtimes/core-suite.mjs) under each runtime,
 // against the built package as users import it. Bun and Deno come from the npm registry as devDependencies.
@@ -23,8 +22,6 @@ const RUNTIMES = [
     args: ["run", "--allow-read", "--allow-env", "--allow-net", "--no-prompt", suite],
   },
 ];
-
-beforeAll(() => buildForTests(["@plant-store/core"]), 300_000);
 
 describe.each(RUNTIMES)("core on $name", ({ name, command, args }) => {
   it("passes every check of the cross-runtime suite, README examples included", async () => {
