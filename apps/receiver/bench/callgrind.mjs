@@ -119,6 +119,9 @@ ${table}
 
 Tracing off (no OpenTelemetry SDK registered): \`node bench/tracing-off.mjs\` counts the two tracer lookups a request
 makes against the SQLite row above (issue 25's bar: within 2%).
+
+Parts of a request counted one at a time (signature, bearer, inbox commit, log line, metrics): \`node bench/parts.mjs\`;
+the figures and what they mean for issue 23's goal are in docs/decisions.md (2026-11-26).
 `,
   );
 }
