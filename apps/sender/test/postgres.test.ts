@@ -77,17 +77,20 @@ describe.skipIf(!PG_URL)("two senders share one PostgreSQL outbox", () => {
         api(i % 2 ? a.url : b.url, "POST", "/events", `{"id":${i + 1},"name":"Plant ${i + 1}"}`),
       ),
     );
-    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    // A client, not a pool: its end() resolves once the connection is closed (a pool's resolves before), so the
+    // database's drop WITH (FORCE) afterwards never terminates a connection of ours that is still closing.
+    const reader = new pg.Client({ connectionString: url });
+    await reader.connect();
     await until(async () => {
-      const { rows } = await pool.query(
+      const { rows } = await reader.query(
         "SELECT count(*)::int AS n FROM plant_store.deliveries WHERE state = 'delivered'",
       );
       return (rows[0] as { n: number }).n === total;
     }, 240_000);
-    const attempts = await pool.query(
+    const attempts = await reader.query(
       "SELECT count(*)::int AS n, count(DISTINCT delivery_id)::int AS d, count(DISTINCT worker_id)::int AS w FROM plant_store.delivery_attempts",
     );
-    await pool.end();
+    await reader.end();
     const row = attempts.rows[0] as { n: number; d: number; w: number };
     console.log(`postgres: ${total} events, ${row.n} attempts over ${row.d} deliveries by ${row.w} workers`);
     expect(row).toEqual({ n: total, d: total, w: 2 });
@@ -164,10 +167,11 @@ describe.skipIf(!PG_URL)("an outcome committed on a connection that then died", 
 
     armed = true;
     expect((await api(sender.url, "POST", "/events", '{"id":1,"name":"Cut"}')).status).toBe(202);
-    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
-    closers.push(() => pool.end());
+    const reader = new pg.Client({ connectionString: db.url }); // closed before the drop, as above
+    await reader.connect();
+    closers.push(() => reader.end());
     const attempts = () =>
-      pool.query<{ state: string; attempts: number; logged: number }>(
+      reader.query<{ state: string; attempts: number; logged: number }>(
         `SELECT d.state, d.attempts, (SELECT count(*)::int FROM plant_store.delivery_attempts a WHERE a.delivery_id = d.id) AS logged
          FROM plant_store.deliveries d`,
       );
@@ -185,7 +189,7 @@ describe.skipIf(!PG_URL)("an outcome committed on a connection that then died", 
       /"msg":"attempt".*"outcome":"delivered"|"outcome":"delivered".*"msg":"attempt"/,
     );
 
-    // The pool replaced the dead connection: the next event goes through as usual.
+    // The sender's pool replaced the dead connection: the next event goes through as usual.
     expect((await api(sender.url, "POST", "/events", '{"id":2,"name":"After"}')).status).toBe(202);
     await until(async () => endpoint.requests.length === 2);
   }, 60_000);
