@@ -142,7 +142,9 @@ describe.skipIf(!available)("the console on apps started with --spec", { timeout
   it("the receiver's console filters its events by the types it serves", async () => {
     await login(receiverPage, receiver.url, RECEIVER_ADMIN);
     const row = receiverPage.locator("tbody tr").filter({ hasText: BIG_ID });
-    await row.waitFor({ timeout: WAIT });
+    // The row can be drawn before the console has read the receiver's event types (it shows the type's id, plantSold,
+    // until then): wait for the name, as a user would see it a moment later.
+    await row.filter({ hasText: "Plant Sold" }).waitFor({ timeout: WAIT });
     expect(await row.textContent()).toContain("Plant Sold");
     expect(await optionsOf(receiverPage, "Event type")).toEqual(["any", ...NAMES]);
     await receiverPage.getByLabel("Event type", { exact: true }).selectOption({ label: "Inventory Changed" });
