@@ -15,11 +15,29 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createLineBatcher, createLogger, logText } from "@plant-store/app-kit";
-import { createSecret, createToken, createTokenVerifier, createVerifier } from "@plant-store/core";
+import {
+  createSecret,
+  createToken,
+  createTokenVerifier,
+  createVerifier,
+  createWebhookHandler,
+  parseEvent,
+} from "@plant-store/core";
+import { catalog } from "@plant-store/spec";
 import { openStore } from "@plant-store/store";
 import { signedRequest } from "./signed-request.mjs";
 
-const PARTS = ["empty", "signature", "bearer", "inbox commit", "log line", "metrics"];
+const ALL_PARTS = [
+  "empty",
+  "signature",
+  "bearer",
+  "inbox commit",
+  "log line",
+  "metrics",
+  "parse",
+  "pipeline",
+];
+const PARTS = process.env.BENCH_PARTS ? ["empty", ...process.env.BENCH_PARTS.split(",")] : ALL_PARTS;
 const here = fileURLToPath(import.meta.url);
 
 async function runPart(part, units) {
@@ -38,6 +56,16 @@ async function runPart(part, units) {
     part === "inbox commit" ? await openStore(join(process.env.BENCH_DIR, "inbox.db")) : undefined;
   let seq = 0;
   const kept = { "content-type": "application/json", "webhook-id": headers["webhook-id"] };
+  // The whole receive pipeline of core (bearer, signature, JSON, schema, event) over plain data, storing nothing.
+  const handler = createWebhookHandler({
+    tokens: [token],
+    secrets: [secret],
+    mode: "lossless",
+    now: () => timestamp * 1000,
+    onEvent: () => ({ duplicate: false }),
+  });
+  const lookup = (name) => headers[name];
+  const entry = catalog[0];
   const work = {
     empty: async () => {},
     signature: async () => {
@@ -66,6 +94,18 @@ async function runPart(part, units) {
         "webhook",
       ),
     metrics: async () => metrics.observeRequest(200, 0.0012),
+    parse: async () => {
+      if (!parseEvent(entry, body, { mode: "lossless" }).ok) throw new Error("the body did not parse");
+    },
+    pipeline: async () => {
+      const response = await handler.handle({
+        method: "POST",
+        path: "/plant/webhook",
+        headers: lookup,
+        body,
+      });
+      if (response.status !== 200) throw new Error(response.body);
+    },
     "inbox commit": async () => {
       const webhookId = `msg_parts_${seq++}`;
       const result = await store.inbox.record({ webhookId, eventType: "newPlant", body, headers: kept });

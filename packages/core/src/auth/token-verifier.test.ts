@@ -5,6 +5,7 @@ import { PlantStoreError } from "../errors.js";
 import { createAuth } from "./create-auth.js";
 import { createTokenVerifier, hashToken } from "./index.js";
 import { generateToken } from "./token-format.js";
+import { sameText } from "./token-verifier.js";
 
 const tokenA = generateToken((n) => new Uint8Array(n).fill(1));
 const tokenB = generateToken((n) => new Uint8Array(n).fill(2));
@@ -41,24 +42,63 @@ describe.each(implementations)("token verifier on $implementation crypto", (cryp
 });
 
 describe("token verifier", () => {
-  it("rejects a psk_ token with a broken checksum, through the same constant-time comparison", async () => {
+  it("rejects a psk_ token with a broken checksum by comparing it, with no hash when only clear tokens are set", async () => {
     const calls = spyCrypto(implementations[0] as CryptoProvider);
     const verifier = createAuth(calls.crypto).createTokenVerifier([tokenA]);
     const typo = `${tokenA.slice(0, 10)}${tokenA[10] === "a" ? "b" : "a"}${tokenA.slice(11)}`;
     expect(await verifier.verify(typo)).toBe(false);
-    expect(calls.compare).toBe(1);
+    expect(await verifier.verify(tokenA)).toBe(true);
+    expect(calls.sha256).toBe(0);
+    expect(calls.compare).toBe(0);
   });
 
-  it("hashes the presented token once and compares it with every accepted hash, even after a match", async () => {
+  it("hashes the presented token once when a hash is configured and compares it with every hash, even after a match", async () => {
     const calls = spyCrypto(implementations[0] as CryptoProvider);
-    const verifier = createAuth(calls.crypto).createTokenVerifier([tokenA, tokenB, "third"]);
-    expect(await verifier.verify(tokenA)).toBe(true);
-    expect(calls.compare).toBe(3);
-    const hashesOfConfig = calls.sha256 - 1;
-    expect(hashesOfConfig).toBe(3);
+    const hashB = await hashToken(tokenB);
+    const hashC = await hashToken("third");
+    const verifier = createAuth(calls.crypto).createTokenVerifier([tokenA, hashB, hashC]);
     expect(await verifier.verify(tokenB)).toBe(true);
-    expect(calls.sha256).toBe(3 + 2);
-    expect(calls.compare).toBe(6);
+    expect(calls.sha256).toBe(1);
+    expect(calls.compare).toBe(2);
+    expect(await verifier.verify(tokenA)).toBe(true);
+    expect(await verifier.verify("third")).toBe(true);
+    expect(await verifier.verify("fourth")).toBe(false);
+    expect(calls.sha256).toBe(4);
+    expect(calls.compare).toBe(8);
+  });
+
+  it("compares clear tokens exactly: a prefix, an extension, one changed character or case are refused", async () => {
+    const verifier = createTokenVerifier([tokenA, "legacy-token.v1"]);
+    for (const presented of [
+      tokenA.slice(0, -1),
+      `${tokenA}x`,
+      `x${tokenA}`,
+      tokenA.toUpperCase(),
+      `${tokenA.slice(0, -1)}${tokenA.endsWith("a") ? "b" : "a"}`,
+      "legacy-token.v",
+      "legacy-token.v1\u0000",
+      "légacy-token.v1",
+    ]) {
+      expect(await verifier.verify(presented), presented).toBe(false);
+    }
+    expect(await verifier.verify("legacy-token.v1")).toBe(true);
+  });
+
+  it("sameText is 1 only for the same text", () => {
+    expect(sameText("abc", "abc")).toBe(1);
+    expect(sameText("", "")).toBe(1);
+    for (const [a, b] of [
+      ["abc", "abd"],
+      ["abc", "ab"],
+      ["ab", "abc"],
+      ["", "a"],
+      ["a", ""],
+      ["xbc", "abc"],
+      ["ab\u0000", "ab"],
+      ["\u0161", "a"],
+    ] as const) {
+      expect(sameText(a, b), `${a} vs ${b}`).toBe(0);
+    }
   });
 
   it("binds #crypto in the package exports", async () => {

@@ -19,8 +19,10 @@ export interface TokenVerifier {
 
 /**
  * {@link TokenVerifier} over an explicit crypto implementation; `createTokenVerifier` binds `#crypto`.
- * The presented token is hashed once and compared with every accepted hash in constant time, without stopping
- * at a match, so timing reveals neither whether nor which entry matched.
+ * A presented token is compared with every accepted one in constant time, without stopping at a match, so timing
+ * reveals neither whether nor which entry matched: with each clear token character by character (a bearer token
+ * is ASCII), with each `sha256:` entry through the SHA-256 of the presented token, computed only when such an
+ * entry is configured.
  *
  * @example
  * ```ts
@@ -30,22 +32,43 @@ export interface TokenVerifier {
  */
 export function buildTokenVerifier(crypto: CryptoProvider, accepted: readonly string[]): TokenVerifier {
   const entries = parseAcceptedList(accepted);
-  let hashes: Promise<Uint8Array[]> | undefined;
-  let resolved: Uint8Array[] | undefined;
+  const clear = entries.flatMap((entry) => (entry.kind === "clear" ? [entry.token] : []));
+  const hashes = entries.flatMap((entry) => (entry.kind === "hash" ? [entry.hash] : []));
   return {
     async verify(token) {
       if (typeof token !== "string" || token === "") return false;
-      // No checksum pre-check here: a damaged psk_ token fails the hash comparison anyway, and the CRC-32 over
-      // every accepted request cost as much as the SHA-256. (Configured tokens are still checksum-checked.)
-      hashes ??= Promise.all(entries.map((entry) => hashOf(crypto, entry)));
-      resolved ??= await hashes;
-      const expected = resolved;
-      const presented = crypto.sha256Sync ? crypto.sha256Sync(token) : await crypto.sha256(utf8Encode(token));
+      // No checksum pre-check here: a damaged psk_ token fails the comparison anyway, and a CRC-32 over every
+      // accepted request would cost more than the comparison. (Configured tokens are still checksum-checked.)
       let matches = 0;
-      for (const hash of expected) matches |= crypto.timingSafeEqual(presented, hash) ? 1 : 0;
+      for (const expected of clear) matches |= sameText(token, expected);
+      if (hashes.length > 0) {
+        const presented = crypto.sha256Sync
+          ? crypto.sha256Sync(token)
+          : await crypto.sha256(utf8Encode(token));
+        for (const hash of hashes) matches |= crypto.timingSafeEqual(presented, hash) ? 1 : 0;
+      }
       return matches === 1;
     },
   };
+}
+
+/**
+ * 1 when `presented` is `expected`, else 0, in a time that depends on `expected`'s length only: every character
+ * of `expected` is compared, whatever `presented` holds (a secret is never compared with `===`, which stops at the
+ * first difference). A character beyond `presented`'s end reads as NaN, which `^` takes as 0; the lengths are
+ * compared too.
+ *
+ * @example
+ * ```ts
+ * sameText("psk_abc", "psk_abc"); // 1
+ * ```
+ */
+export function sameText(presented: string, expected: string): number {
+  let difference = presented.length ^ expected.length;
+  for (let i = 0; i < expected.length; i++) {
+    difference |= presented.charCodeAt(i) ^ expected.charCodeAt(i);
+  }
+  return difference === 0 ? 1 : 0;
 }
 
 function parseAcceptedList(accepted: readonly string[]): AcceptedToken[] {
@@ -63,8 +86,4 @@ function parseAcceptedList(accepted: readonly string[]): AcceptedToken[] {
       `Accepted token ${index + 1} of ${accepted.length} cannot work: ${parsed.problem}`,
     );
   });
-}
-
-async function hashOf(crypto: CryptoProvider, entry: AcceptedToken): Promise<Uint8Array> {
-  return entry.kind === "hash" ? entry.hash : crypto.sha256(utf8Encode(entry.token));
 }

@@ -331,6 +331,7 @@ function integerNode(node: Schema, place: Place, mode: ParseMode): CompiledSchem
           ? beyondSafe(key, shown)
           : `${key} ${shown} is a JavaScript number beyond 2^53-1, so it may already be rounded. Pass it as a bigint.`;
       }
+      if (range.min === undefined && range.max === undefined) return undefined; // no bound to compare with
       exact = BigInt(input);
     } else if (typeof input === "bigint") {
       if (input < INT64_MIN || input > INT64_MAX) return beyondInt64(key, shorten(String(input)));

@@ -199,7 +199,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         `Nothing is served at ${truncate(request.path, 100)}. Send webhooks to ${where}.`,
       );
     }
-    if (request.method.toUpperCase() !== entry.method) {
+    if (request.method !== entry.method && request.method.toUpperCase() !== entry.method) {
       return errorResponse(
         405,
         `${truncate(request.method, 20)} is not allowed here. Send the webhook with ${entry.method}.`,
@@ -224,7 +224,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       );
     }
     const length = request.headers("content-length");
-    if (length && /^\d+$/.test(length) && Number(length) > maxBodyBytes) return tooLarge();
+    // Number() first: the digits check runs only for a length that would be refused.
+    if (length && Number(length) > maxBodyBytes && /^\d+$/.test(length)) return tooLarge();
     return null;
   }
 

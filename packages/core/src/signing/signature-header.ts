@@ -34,7 +34,12 @@ export function parseSignatureHeader(
   header: string,
   versions: { v1: boolean; v1a: boolean } = { v1: true, v1a: false },
 ): ParsedSignatureHeader {
-  const entries = header.split(" ").filter((entry) => entry !== "");
+  // A sender usually signs with one secret: one entry, nothing to split.
+  const entries = header.includes(" ")
+    ? header.split(" ").filter((entry) => entry !== "")
+    : header
+      ? [header]
+      : [];
   if (entries.length === 0) return malformed("it holds no signature.");
   const v1: Uint8Array[] = [];
   const v1a: Uint8Array[] = [];

@@ -70,7 +70,8 @@ export function pickHeaders(
   } else if (Symbol.iterator in input) {
     for (const [name, value] of input as Iterable<readonly [string, string]>) add(name, value);
   } else {
-    for (const [name, value] of Object.entries(input)) add(name, value);
+    const record = input as Record<string, string | readonly string[] | undefined>;
+    for (const name of Object.keys(record)) add(name, record[name]);
   }
   return out;
 }
