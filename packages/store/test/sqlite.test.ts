@@ -158,6 +158,41 @@ describe("SQLite group commit", () => {
     expect([a.duplicate, b.duplicate]).toEqual([false, true]);
     expect(Buffer.from((await store.inbox.get("same"))!.body).toString()).toBe("1");
   });
+
+  it("stores a batch in statements of up to 64 rows, each result with its row's seq, duplicates told apart", async () => {
+    const store = await open();
+    await store.inbox.record({ webhookId: "old", body: "0" });
+    // One turn: 150 new events (three statements' worth), a duplicate of a stored one, one of a new one.
+    const ids = Array.from({ length: 150 }, (_, i) => `batch-${i}`);
+    const sent = [...ids.slice(0, 70), "old", ...ids.slice(70, 100), "batch-3", ...ids.slice(100)];
+    const results = await Promise.all(
+      sent.map((webhookId, i) =>
+        store.inbox.record({ webhookId, body: String(i), headers: { "user-agent": `ua ${i}` } }),
+      ),
+    );
+    expect(results.map((r) => r.duplicate)).toEqual(
+      sent.map((id, i) => id === "old" || (id === "batch-3" && i > 3)),
+    );
+    const seqs = new Set<number>();
+    for (const [i, result] of results.entries()) {
+      if (result.duplicate) continue;
+      const stored = await store.inbox.get(sent[i]!);
+      expect(result.event.seq).toBe(stored!.seq);
+      expect(result.event.headers).toEqual({ "user-agent": `ua ${i}` });
+      expect(Buffer.from(stored!.body).toString()).toBe(String(i));
+      seqs.add(stored!.seq);
+    }
+    expect(seqs.size).toBe(150);
+    expect(await store.inbox.count()).toBe(151);
+    // And the batch after it, with no duplicate, still lines seqs up with rows.
+    const next = await Promise.all(
+      ["n1", "n2", "n3"].map((webhookId) => store.inbox.record({ webhookId, body: "{}" })),
+    );
+    for (const [i, result] of next.entries()) {
+      expect(result.duplicate).toBe(false);
+      if (!result.duplicate) expect(result.event.seq).toBe((await store.inbox.get(`n${i + 1}`))!.seq);
+    }
+  });
 });
 
 describe("SQLite URLs and failures", () => {
