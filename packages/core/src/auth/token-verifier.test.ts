@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { implementations } from "../../test/support/crypto-implementations.js";
+import { sameText } from "../constant-time.js";
 import type { CryptoProvider } from "../crypto/types.js";
 import { PlantStoreError } from "../errors.js";
 import { createAuth } from "./create-auth.js";
 import { createTokenVerifier, hashToken } from "./index.js";
 import { generateToken } from "./token-format.js";
-import { sameText } from "./token-verifier.js";
 
 const tokenA = generateToken((n) => new Uint8Array(n).fill(1));
 const tokenB = generateToken((n) => new Uint8Array(n).fill(2));

@@ -55,6 +55,18 @@ export function hmacSha256Sync(key: Uint8Array, ...parts: (Uint8Array | string)[
 }
 
 /**
+ * HMAC-SHA256 over `head` then `body`, synchronously, as standard padded base64 (node:crypto only).
+ *
+ * @example
+ * ```ts
+ * hmacSha256Base64Sync(utf8Encode("key"), "msg_1.1700000000.", '{"id":1}').length; // 44
+ * ```
+ */
+export function hmacSha256Base64Sync(key: Uint8Array, head: string, body: Uint8Array | string): string {
+  return createHmac("sha256", key).update(head).update(body).digest("base64");
+}
+
+/**
  * SHA-256, synchronously (node:crypto only); a string is hashed as UTF-8.
  *
  * @example

@@ -17,6 +17,11 @@ export interface CryptoProvider {
    * MAC covers the parts in order (strings as UTF-8), so callers need not concatenate them first.
    */
   hmacSha256Sync?(key: Uint8Array, ...parts: (Uint8Array | string)[]): Uint8Array;
+  /**
+   * The same MAC over `head` then `body`, as standard padded base64 (what a `v1,` signature carries), where the
+   * platform encodes natively (node:crypto): no bytes object, no encoding in JavaScript.
+   */
+  hmacSha256Base64Sync?(key: Uint8Array, head: string, body: Uint8Array | string): string;
   /** Synchronous SHA-256 where the platform has one (node:crypto). */
   sha256Sync?(data: Uint8Array | string): Uint8Array;
   randomBytes(length: number): Uint8Array;

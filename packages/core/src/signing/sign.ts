@@ -97,13 +97,14 @@ export async function signatureHeaderWith(
     parseKeys(privateKeys, (key) => key, "Private key").map((key) => signingSeed(crypto, key)),
   );
   checkBody("signatureHeader", input.body);
-  const hmacSync = crypto.hmacSha256Sync;
+  const hmacSync = crypto.hmacSha256Base64Sync;
   let symmetric: string[];
   let signed: Uint8Array | null = null;
   if (hmacSync) {
-    // node:crypto: one synchronous HMAC per key over `id.timestamp.` and the body, without copying them together.
+    // node:crypto: one synchronous HMAC per key over `id.timestamp.` and the body, without copying them together,
+    // encoded to base64 natively.
     const head = signedHead(input);
-    symmetric = keys.map((key) => `v1,${toBase64(hmacSync(key, head, input.body))}`);
+    symmetric = keys.map((key) => `v1,${hmacSync(key, head, input.body)}`);
   } else {
     const message = content(input);
     signed = message;

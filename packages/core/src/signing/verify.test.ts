@@ -51,6 +51,24 @@ describe.each(implementations)("verify on $implementation crypto", (crypto) => {
     });
   });
 
+  it("refuses the right MAC in a non-canonical base64 text, and a v1 entry cut short or lengthened", async () => {
+    const input = await signed();
+    const mac = input.signature!.slice(3); // 44 characters, one '=': the last data character carries 2 unused bits
+    const last = mac.charAt(42);
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const sibling = alphabet.charAt(alphabet.indexOf(last) ^ 1); // the same 32 bytes, a non-zero unused bit
+    for (const signature of [
+      `v1,${mac.slice(0, 42)}${sibling}=`,
+      `v1,${mac.slice(0, -1)}`,
+      `v1,${mac}=`,
+      `v1,${mac} x`,
+    ]) {
+      const verdict = await signing.verify({ ...input, signature });
+      if (signature.endsWith(" x")) expect(verdict, signature).toMatchObject({ ok: true });
+      else expect(verdict, signature).toMatchObject({ ok: false, code: "malformed_signature" });
+    }
+  });
+
   it("refuses a wrong secret or a changed body", async () => {
     expect(await signing.verify(await signed({ secrets: [OTHER] }))).toMatchObject({
       ok: false,
@@ -206,7 +224,16 @@ describe.each(implementations)("verify on $implementation crypto", (crypto) => {
     const input = await signed({ secrets: [OLD, NEW, OTHER] }, [OLD, NEW]);
     expect(await counting.verify(input)).toMatchObject({ ok: true });
     expect(counted.hmac).toBe(3);
-    expect(counted.compare).toBe(3 * 2);
+    // node:crypto compares the base64 texts (sameText, constant time); WebCrypto the bytes.
+    expect(counted.compare).toBe(crypto.hmacSha256Base64Sync ? 0 : 3 * 2);
+  });
+
+  it("computes each secret's HMAC once for a forged signature of the right shape, and refuses it", async () => {
+    const counted = countingCrypto(crypto);
+    const counting = createSigning(counted.crypto);
+    const input = await signed({ secrets: [OLD, NEW] }, [OTHER]);
+    expect(await counting.verify(input)).toMatchObject({ ok: false, code: "no_matching_signature" });
+    expect(counted.hmac).toBe(2);
   });
 });
 
@@ -242,6 +269,12 @@ function countingCrypto(base: CryptoProvider) {
         hmacSha256Sync: (key: Uint8Array, ...parts: (Uint8Array | string)[]) => {
           counts.hmac++;
           return base.hmacSha256Sync!(key, ...parts);
+        },
+      }),
+      ...(base.hmacSha256Base64Sync && {
+        hmacSha256Base64Sync: (key: Uint8Array, head: string, body: Uint8Array | string) => {
+          counts.hmac++;
+          return base.hmacSha256Base64Sync!(key, head, body);
         },
       }),
       timingSafeEqual: (a: Uint8Array, b: Uint8Array) => {
