@@ -48,12 +48,29 @@ export function eventValidator(entry: WebhookEntry, mode: ParseMode): CompiledSc
     byMode = { safe: undefined, lossless: undefined };
     compiled.set(entry, byMode);
   }
-  byMode[mode] ??= compileSchema(entry.schema, {
+  byMode[mode] ??= compileEntry(entry, mode, true);
+  return byMode[mode];
+}
+
+function compileEntry(entry: WebhookEntry, mode: ParseMode, transform: boolean): CompiledSchema {
+  return compileSchema(entry.schema, {
     mode,
+    transform,
     name: `${entry.name} event`,
     example: entry.examples[0]?.value,
   });
-  return byMode[mode];
+}
+
+const checkers = new WeakMap<WebhookEntry, CompiledSchema>();
+
+/** The lossless validator of an entry without zod transforms: what `parseEvent` checks with. */
+function eventChecker(entry: WebhookEntry): CompiledSchema {
+  let checker = checkers.get(entry);
+  if (!checker) {
+    checker = compileEntry(entry, "lossless", false);
+    checkers.set(entry, checker);
+  }
+  return checker;
 }
 
 /**
@@ -111,7 +128,8 @@ export function parseEvent(
     );
   }
 
-  const validator = eventValidator(entry, mode);
+  // zod checks; the value it would output is not used (see below), so a lossless check skips int64 transforms.
+  const validator = mode === "lossless" ? eventChecker(entry) : eventValidator(entry, mode);
   const result = validator.zod.safeParse(value);
   if (!result.success) {
     const issues = toIssues(result.error);
