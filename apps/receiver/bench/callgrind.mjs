@@ -12,13 +12,15 @@ import { fileURLToPath } from "node:url";
 import { createSecret, createToken } from "@plant-store/core";
 import { countPerUnit, countWindows, kilo } from "../../../bench/callgrind.mjs";
 
-const UNITS = Number(process.env.BENCH_UNITS ?? 2000);
-const WARM = Number(process.env.BENCH_WARM ?? 8000);
+const UNITS = Number(process.env.BENCH_UNITS ?? 3000);
+const WARM = Number(process.env.BENCH_WARM ?? 15000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-// BENCH_WINDOWS=k (default 3): windows of N requests in one process after the warm-up, until the last k agree
-// within 3% (at most 12), their median reported (countWindows); BENCH_WINDOWS=0: the two-run difference,
-// total(3N) − total(N) over 2N (countPerUnit).
-const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 3);
+// Default: the two-run difference, total(3N) − total(N) over 2N (countPerUnit), the method: each run's one
+// load process sends the warm-up and the counted requests over the same connections. BENCH_WINDOWS=k: windows of N
+// requests in one server after the warm-up, until the last k agree within 3% (countWindows); each window is a new
+// load process on new connections, after which V8 deoptimizes and recompiles node's http functions inside the
+// window, so windows can agree on a plateau well above the steady cost (docs/decisions.md, 2026-11-26).
+const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 0);
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const token = createToken();
 const secret = createSecret();

@@ -5,10 +5,12 @@
 // callgrind.mjs, over sockets).
 //   pnpm build && node apps/receiver/bench/parts.mjs            (needs valgrind; ~2 min)
 // Parts: the signature check as the pipeline runs it (`createVerifier`: HMAC-SHA256 over node:crypto), the bearer
-// check (`createTokenVerifier`: SHA-256 of the presented token, constant-time compare), the request's log line
-// (app-kit's pino logger and line batcher, into /dev/null), its metrics (prom-client counter + histogram) and its
-// inbox commit (the store's `inbox.record` on a SQLite file, WAL, synchronous=FULL: ten records of one turn in one
-// group commit, as ten requests arriving together are; fsync itself is kernel time, not counted).
+// check (`createTokenVerifier`: a constant-time comparison with a clear token), the request's log line (app-kit's
+// pino logger and line batcher, into /dev/null), its metrics (prom-client counter + histogram), its inbox commit
+// (the store's `inbox.record` on a SQLite file, WAL, synchronous=FULL: ten records of one turn in one group commit,
+// as ten requests arriving together are; fsync itself is kernel time, not counted), the body's parse (`parseEvent`,
+// lossless: JSON and the schema's zod check) and the whole core pipeline over plain data (`createWebhookHandler`:
+// bearer, signature, parse, event; storing nothing). BENCH_PARTS=parse,pipeline counts only those.
 import { spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
