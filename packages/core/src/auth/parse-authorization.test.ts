@@ -77,4 +77,18 @@ describe("parseAuthorization", () => {
       }),
     );
   });
+
+  it("reads 'Bearer <…>' (its fast path) exactly as 'bearer <…>' (the full reading), whatever follows", () => {
+    const tail = fc.oneof(
+      fc.string(),
+      fc.stringMatching(/^[A-Za-z0-9\-._~+/ =,\t]{0,12}$/),
+      fc.stringMatching(/^[A-Za-z0-9+/]{1,8}={0,2}[ \t,]?$/),
+    );
+    fc.assert(
+      fc.property(tail, (rest) => {
+        expect(parseAuthorization(`Bearer ${rest}`)).toEqual(parseAuthorization(`bearer ${rest}`));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });

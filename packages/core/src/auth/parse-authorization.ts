@@ -29,6 +29,12 @@ const USAGE = "Send 'Authorization: Bearer <token>'.";
  * ```
  */
 export function parseAuthorization(header: string | null | undefined): ParsedAuthorization {
+  // The usual header, `Bearer <token>`, read without trimming or splitting: a b64token holds no space or comma, so
+  // this answers only what the full reading below would.
+  if (typeof header === "string" && header.startsWith("Bearer ")) {
+    const token = header.slice(7);
+    if (isB64Token(token)) return { ok: true, token };
+  }
   if (typeof header !== "string" || header.trim() === "") {
     return { ok: false, reason: "missing", message: `No Authorization header. ${USAGE}` };
   }
