@@ -4,7 +4,7 @@ import { StoreUnavailableError } from "../errors.js";
 import { decodeCursor, encodeCursor, fitBytes, pageLimit, pageMaxBytes } from "../shared/cursor.js";
 import { followInbox } from "../shared/follow-inbox.js";
 import { GroupCommitter } from "../shared/group-commit.js";
-import { keptHeaderSet, pickHeaders } from "../shared/headers.js";
+import { headersJson, keptHeaderSet, pickHeaders } from "../shared/headers.js";
 import { type InboxRow, toInboxEvent } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
 import { checkEventType, checkKey, copyBody } from "../shared/validate.js";
@@ -55,7 +55,7 @@ SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
     const inserted = await query<{ seq: string; webhook_id: string }>(ctx, insertSql, [
       rows.map((r) => r.webhookId),
       rows.map((r) => r.body),
-      rows.map((r) => JSON.stringify(r.headers)),
+      rows.map((r) => headersJson(r.headers)),
       rows.map((r) => r.receivedAt),
       ctx.channels.inbox,
       rows.map((r) => r.eventType),

@@ -75,3 +75,38 @@ export function pickHeaders(
   }
   return out;
 }
+
+/**
+ * `JSON.stringify(headers)` of a picked header record, written directly when every name and value is printable
+ * ASCII without `"` or `\` (header text as HTTP carries it): the same text byte for byte, for a fraction of the
+ * cost of V8 11's serializer (about 2K instructions per call and 1.5K per property; docs/decisions.md, 2026-11-26).
+ * Anything else goes through `JSON.stringify`.
+ *
+ * @example
+ * ```ts
+ * headersJson({ "webhook-id": "msg_1", "content-type": "application/json" });
+ * // '{"webhook-id":"msg_1","content-type":"application/json"}'
+ * ```
+ */
+export function headersJson(headers: Readonly<Record<string, string>>): string {
+  const names = Object.keys(headers);
+  let out = "{";
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    const value = headers[name];
+    if (typeof value !== "string" || !plainJsonText(name) || !plainJsonText(value)) {
+      return JSON.stringify(headers);
+    }
+    out += `${i === 0 ? "" : ","}"${name}":"${value}"`;
+  }
+  return `${out}}`;
+}
+
+/** Whether `JSON.stringify` would write `text` between quotes unchanged: printable ASCII but `"` and `\`. */
+function plainJsonText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return false;
+  }
+  return true;
+}

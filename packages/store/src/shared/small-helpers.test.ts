@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor, pageLimit } from "./cursor.js";
-import { keptHeaderSet, pickHeaders } from "./headers.js";
+import { headersJson, keptHeaderSet, pickHeaders } from "./headers.js";
 import { truncateUtf8 } from "./truncate.js";
 
 describe("pickHeaders", () => {
@@ -52,5 +53,32 @@ describe("truncateUtf8", () => {
     expect(truncateUtf8("€€", 5)).toBe("€");
     expect(Buffer.byteLength(truncateUtf8("😀".repeat(2000), 4096))).toBe(4096);
     expect(truncateUtf8(new Uint8Array([0x61, 0xe2, 0x82, 0xac]), 3)).toBe("a");
+  });
+});
+
+describe("headersJson", () => {
+  it("writes exactly what JSON.stringify writes, for header-like and arbitrary records", () => {
+    const headerText = fc.stringMatching(/^[\x20-\x7e]{0,40}$/);
+    const records = fc.oneof(
+      fc.dictionary(fc.stringMatching(/^[a-z0-9-]{1,20}$/), headerText),
+      fc.dictionary(fc.string(), fc.string()),
+      fc.dictionary(fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" })),
+    );
+    fc.assert(
+      fc.property(records, (headers) => {
+        expect(headersJson(headers)).toBe(JSON.stringify(headers));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const headers of [
+      {},
+      { "0": "a", b: "c", "1": "d" },
+      { a: 'x"y' },
+      { a: "x\\y" },
+      { a: "tab\there" },
+      { a: "é" },
+    ]) {
+      expect(headersJson(headers)).toBe(JSON.stringify(headers));
+    }
   });
 });

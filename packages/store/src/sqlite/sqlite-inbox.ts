@@ -4,7 +4,7 @@ import { StoreUnavailableError } from "../errors.js";
 import { decodeCursor, encodeCursor, fitBytes, pageLimit, pageMaxBytes } from "../shared/cursor.js";
 import { followInbox } from "../shared/follow-inbox.js";
 import { GroupCommitter } from "../shared/group-commit.js";
-import { keptHeaderSet, pickHeaders } from "../shared/headers.js";
+import { headersJson, keptHeaderSet, pickHeaders } from "../shared/headers.js";
 import { type InboxRow, toInboxEvent } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
 import { checkEventType, checkKey, copyBody } from "../shared/validate.js";
@@ -46,7 +46,7 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
       row.webhookId,
       row.eventType,
       row.body,
-      JSON.stringify(row.headers),
+      headersJson(row.headers),
       row.receivedAt,
     );
     if (inserted.changes === 0) return { duplicate: true, webhookId: row.webhookId };
@@ -60,7 +60,7 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
   const insertMany = (rows: readonly PendingRow[]): InboxRecordResult[] => {
     const values: unknown[] = [];
     for (const row of rows) {
-      values.push(row.webhookId, row.eventType, row.body, JSON.stringify(row.headers), row.receivedAt);
+      values.push(row.webhookId, row.eventType, row.body, headersJson(row.headers), row.receivedAt);
     }
     let last: number;
     try {
