@@ -52,12 +52,13 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
     if (inserted.changes === 0) return { duplicate: true, webhookId: row.webhookId };
     return { duplicate: false, event: storedEvent(row, Number(inserted.lastInsertRowid)) };
   };
-  // Several rows of a batch go in ONE statement (up to ROWS_PER_INSERT): a statement per event cost about 6K
-  // instructions more per event (docs/decisions.md). Without a conflict clause, a duplicate webhook-id makes the
+  // Several rows of a batch go in ONE statement (up to ROWS_PER_INSERT): a statement per event cost about 9K
+  // instructions more per event (bench:parts, docs/decisions.md). Without a conflict clause, a duplicate webhook-id makes the
   // whole statement fail and undo itself (SQLite's ABORT, the transaction stays open); its rows then go one by one
   // above, which tells each duplicate apart. Otherwise every row was inserted, in order, each taking the next seq
   // (the write lock is ours), so the last row's seq gives all of them.
   const insertMany = (rows: readonly PendingRow[]): InboxRecordResult[] => {
+    if (rows.length === 1) return [insertOne(rows[0] as PendingRow)];
     const values: unknown[] = [];
     for (const row of rows) {
       values.push(row.webhookId, row.eventType, row.body, headersJson(row.headers), row.receivedAt);
@@ -81,12 +82,10 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
     return rows.map((row, i) => ({ duplicate: false, event: storedEvent(row, first + i) }));
   };
   const writeBatch = ctx.db.transaction((rows: PendingRow[]): InboxRecordResult[] => {
-    if (rows.length === 1) return [insertOne(rows[0] as PendingRow)];
     if (rows.length <= ROWS_PER_INSERT) return insertMany(rows);
     const results: InboxRecordResult[] = [];
     for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
-      results.push(...(chunk.length === 1 ? [insertOne(chunk[0] as PendingRow)] : insertMany(chunk)));
+      results.push(...insertMany(rows.slice(start, start + ROWS_PER_INSERT)));
     }
     return results;
   });
