@@ -5,18 +5,10 @@ import { decodeCursor, encodeCursor, fitBytes, pageLimit, pageMaxBytes } from ".
 import { followInbox } from "../shared/follow-inbox.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import { headersJson, keptHeaderSet, pickHeaders } from "../shared/headers.js";
-import { type InboxRow, toInboxEvent } from "../shared/rows.js";
+import { type InboxRow, type PendingInboxRow, storedInboxEvent, toInboxEvent } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
 import { checkEventType, checkKey, copyBody } from "../shared/validate.js";
 import { type PgContext, query } from "./context.js";
-
-interface PendingRow {
-  webhookId: string;
-  eventType: string;
-  body: Buffer;
-  headers: Record<string, string>;
-  receivedAt: number;
-}
 
 /** The inbox plus `drain()`, which `close()` awaits. */
 export interface PgInbox extends Inbox {
@@ -46,10 +38,10 @@ WITH ins AS (
 )
 SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
 
-  const write = async (batch: PendingRow[]): Promise<InboxRecordResult[]> => {
+  const write = async (batch: PendingInboxRow[]): Promise<InboxRecordResult[]> => {
     // First occurrence wins inside a batch too. Sorting gives every writer the same lock order on
     // the unique index, so two batches holding the same ids cannot deadlock.
-    const firsts = new Map<string, PendingRow>();
+    const firsts = new Map<string, PendingInboxRow>();
     for (const row of batch) if (!firsts.has(row.webhookId)) firsts.set(row.webhookId, row);
     const rows = [...firsts.values()].sort((a, b) => (a.webhookId < b.webhookId ? -1 : 1));
     const inserted = await query<{ seq: string; webhook_id: string }>(ctx, insertSql, [
@@ -65,18 +57,7 @@ SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
       const seq = seqOf.get(row.webhookId);
       if (seq === undefined || firsts.get(row.webhookId) !== row)
         return { duplicate: true, webhookId: row.webhookId };
-      return {
-        duplicate: false,
-        event: {
-          seq,
-          webhookId: row.webhookId,
-          eventType: row.eventType,
-          body: row.body,
-          headers: row.headers,
-          receivedAt: new Date(row.receivedAt),
-          processedAt: null,
-        },
-      };
+      return { duplicate: false, event: storedInboxEvent(row, seq) };
     });
   };
   // A few batches in flight keep the pool busy while one waits for its commit.
@@ -88,7 +69,7 @@ SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
     async record(input: InboxRecordInput) {
       if (ctx.closed.aborted)
         throw new StoreUnavailableError("The store is closed.", { code: "store_closed" });
-      const row: PendingRow = {
+      const row: PendingInboxRow = {
         webhookId: checkKey(input?.webhookId, "webhook id"),
         eventType: checkEventType(input.eventType, DEFAULT_EVENT_TYPE),
         body: copyBody(input.body),

@@ -27,6 +27,28 @@ export function toInboxEvent(row: InboxRow): InboxEvent {
   };
 }
 
+/** An inbox event as `record()` validated it, waiting for its group commit (both backends). */
+export interface PendingInboxRow {
+  webhookId: string;
+  eventType: string;
+  body: Buffer;
+  headers: Record<string, string>;
+  receivedAt: number;
+}
+
+/** The event a committed pending row became, with the seq the database gave it. */
+export function storedInboxEvent(row: PendingInboxRow, seq: number): InboxEvent {
+  return {
+    seq,
+    webhookId: row.webhookId,
+    eventType: row.eventType,
+    body: row.body,
+    headers: row.headers,
+    receivedAt: new Date(row.receivedAt),
+    processedAt: null,
+  };
+}
+
 /** Columns of `deliveries`. */
 export interface DeliveryRow {
   id: Int;

@@ -1,22 +1,14 @@
 import { DEFAULT_EVENT_TYPE } from "@plant-store/spec";
-import type { Inbox, InboxEvent, InboxRecordInput, InboxRecordResult } from "../api/inbox.js";
+import type { Inbox, InboxRecordInput, InboxRecordResult } from "../api/inbox.js";
 import { StoreUnavailableError } from "../errors.js";
 import { decodeCursor, encodeCursor, fitBytes, pageLimit, pageMaxBytes } from "../shared/cursor.js";
 import { followInbox } from "../shared/follow-inbox.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import { headersJson, keptHeaderSet, pickHeaders } from "../shared/headers.js";
-import { type InboxRow, toInboxEvent } from "../shared/rows.js";
+import { type InboxRow, type PendingInboxRow, storedInboxEvent, toInboxEvent } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
 import { checkEventType, checkKey, copyBody } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
-
-interface PendingRow {
-  webhookId: string;
-  eventType: string;
-  body: Buffer;
-  headers: Record<string, string>;
-  receivedAt: number;
-}
 
 /** The inbox plus `drain()`, which `close()` awaits so no acknowledged-to-be write is lost. */
 export interface SqliteInbox extends Inbox {
@@ -41,7 +33,7 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
     `INSERT INTO inbox_events (webhook_id, event_type, body, headers, received_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (webhook_id) DO NOTHING`,
   );
-  const insertOne = (row: PendingRow): InboxRecordResult => {
+  const insertOne = (row: PendingInboxRow): InboxRecordResult => {
     const inserted = insert.run(
       row.webhookId,
       row.eventType,
@@ -50,15 +42,15 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
       row.receivedAt,
     );
     if (inserted.changes === 0) return { duplicate: true, webhookId: row.webhookId };
-    return { duplicate: false, event: storedEvent(row, Number(inserted.lastInsertRowid)) };
+    return { duplicate: false, event: storedInboxEvent(row, Number(inserted.lastInsertRowid)) };
   };
   // Several rows of a batch go in ONE statement (up to ROWS_PER_INSERT): a statement per event cost about 9K
   // instructions more per event (bench:parts, docs/decisions.md). Without a conflict clause, a duplicate webhook-id makes the
   // whole statement fail and undo itself (SQLite's ABORT, the transaction stays open); its rows then go one by one
   // above, which tells each duplicate apart. Otherwise every row was inserted, in order, each taking the next seq
   // (the write lock is ours), so the last row's seq gives all of them.
-  const insertMany = (rows: readonly PendingRow[]): InboxRecordResult[] => {
-    if (rows.length === 1) return [insertOne(rows[0] as PendingRow)];
+  const insertMany = (rows: readonly PendingInboxRow[]): InboxRecordResult[] => {
+    if (rows.length === 1) return [insertOne(rows[0] as PendingInboxRow)];
     const values: unknown[] = [];
     for (const row of rows) {
       values.push(row.webhookId, row.eventType, row.body, headersJson(row.headers), row.receivedAt);
@@ -79,9 +71,9 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
       throw error;
     }
     const first = last - rows.length + 1;
-    return rows.map((row, i) => ({ duplicate: false, event: storedEvent(row, first + i) }));
+    return rows.map((row, i) => ({ duplicate: false, event: storedInboxEvent(row, first + i) }));
   };
-  const writeBatch = ctx.db.transaction((rows: PendingRow[]): InboxRecordResult[] => {
+  const writeBatch = ctx.db.transaction((rows: PendingInboxRow[]): InboxRecordResult[] => {
     if (rows.length <= ROWS_PER_INSERT) return insertMany(rows);
     const results: InboxRecordResult[] = [];
     for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
@@ -89,14 +81,14 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
     }
     return results;
   });
-  const commit = (rows: PendingRow[]): InboxRecordResult[] => {
+  const commit = (rows: PendingInboxRow[]): InboxRecordResult[] => {
     const results = writeBatch.immediate(rows);
     const seqs = results.flatMap((r) => (r.duplicate ? [] : [r.event.seq]));
     if (seqs.length > 0) ctx.inboxSeqs.emit(seqs);
     return results;
   };
   // runSqlite maps errors and waits out another process's lock asynchronously.
-  const write = (rows: PendingRow[]) => runSqlite(ctx, () => commit(rows));
+  const write = (rows: PendingInboxRow[]) => runSqlite(ctx, () => commit(rows));
   const committer = new GroupCommitter(write, { maxBatch: ctx.options.maxBatchSize });
 
   const list = (where: string, params: unknown[], limit: number) =>
@@ -113,7 +105,7 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
       if (ctx.closed.aborted) {
         return Promise.reject(new StoreUnavailableError("The store is closed.", { code: "store_closed" }));
       }
-      let row: PendingRow;
+      let row: PendingInboxRow;
       try {
         row = {
           webhookId: checkKey(input?.webhookId, "webhook id"),
@@ -215,18 +207,6 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
 
 /** The most rows one INSERT statement of the inbox carries (5 values each, far below SQLite's variable limit). */
 const ROWS_PER_INSERT = 64;
-
-function storedEvent(row: PendingRow, seq: number): InboxEvent {
-  return {
-    seq,
-    webhookId: row.webhookId,
-    eventType: row.eventType,
-    body: row.body,
-    headers: row.headers,
-    receivedAt: new Date(row.receivedAt),
-    processedAt: null,
-  };
-}
 
 /** A UNIQUE constraint failure (the webhook_id of a row already stored, or twice in one statement). */
 function isUniqueViolation(error: unknown): boolean {
