@@ -193,7 +193,8 @@ export async function verifyWithKeys(
   // comparison below cannot either: it is skipped (`v1Checked`), and a forged request costs one MAC, not two.
   const hmacBase64 = crypto.hmacSha256Base64Sync;
   let v1Checked = false;
-  if (hmacBase64 && keys.secrets.length > 0 && Math.abs(Math.floor(now() / 1000) - timestamp) <= tolerance) {
+  const nowSeconds = Math.floor(now() / 1000); // read once: both paths judge the timestamp against the same time
+  if (hmacBase64 && keys.secrets.length > 0 && Math.abs(nowSeconds - timestamp) <= tolerance) {
     const head = `${id}.${rawTimestamp}.`;
     const expected = keys.secrets.map((key) => hmacBase64(key, head, body));
     if (v1TextMatches(signature, expected)) return { ok: true, timestamp };
@@ -205,7 +206,6 @@ export async function verifyWithKeys(
   });
   if (!parsed.ok) return fail("malformed_signature", parsed.message);
 
-  const nowSeconds = Math.floor(now() / 1000);
   const clockAdvice =
     "Sign every attempt with the current time, and keep sender and receiver clocks in sync (NTP).";
   if (nowSeconds - timestamp > tolerance) {
@@ -268,7 +268,6 @@ export async function verifyWithKeys(
   return { ok: true, timestamp };
 }
 
-/** A header handed to `verify` must be the header text, or null/undefined when absent: anything else is a bug. */
 /** Whether a `v1,` entry of the header is one of the `expected` base64 MACs; every entry and MAC is compared. */
 function v1TextMatches(header: string, expected: readonly string[]): boolean {
   let matches = 0;
@@ -287,6 +286,7 @@ function v1TextMatches(header: string, expected: readonly string[]): boolean {
 /** `v1,` and the 44 characters of a 32-byte MAC in padded base64. */
 const V1_ENTRY_LENGTH = 47;
 
+/** A header handed to `verify` must be the header text, or null/undefined when absent: anything else is a bug. */
 function headerArgument(name: string, value: unknown): void {
   if (typeof value === "string" || value === null || value === undefined) return;
   throw new PlantStoreError(
