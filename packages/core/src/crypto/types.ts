@@ -13,8 +13,8 @@ export interface CryptoProvider {
   hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array>;
   sha256(data: Uint8Array): Promise<Uint8Array>;
   /**
-   * Synchronous HMAC where the platform has one (node:crypto); hot paths use it to skip a promise per call. The
-   * MAC covers the parts in order (strings as UTF-8), so callers need not concatenate them first.
+   * Synchronous HMAC where the platform has one (node:crypto), skipping a promise per call. The MAC covers the
+   * parts in order (strings as UTF-8), so callers need not concatenate them first.
    */
   hmacSha256Sync?(key: Uint8Array, ...parts: (Uint8Array | string)[]): Uint8Array;
   /**

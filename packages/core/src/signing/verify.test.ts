@@ -264,13 +264,6 @@ function countingCrypto(base: CryptoProvider) {
         counts.hmac++;
         return base.hmacSha256(key, data);
       },
-      // The synchronous variant (node:crypto) is the one the hot path takes; it counts the same.
-      ...(base.hmacSha256Sync && {
-        hmacSha256Sync: (key: Uint8Array, ...parts: (Uint8Array | string)[]) => {
-          counts.hmac++;
-          return base.hmacSha256Sync!(key, ...parts);
-        },
-      }),
       ...(base.hmacSha256Base64Sync && {
         hmacSha256Base64Sync: (key: Uint8Array, head: string, body: Uint8Array | string) => {
           counts.hmac++;
