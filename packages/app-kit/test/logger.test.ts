@@ -1,8 +1,9 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLineBatcher, createLogger, REDACTED_PATHS } from "../src/index.js";
@@ -112,4 +113,94 @@ describe("createLineBatcher", () => {
       ["exit-test", 2, "before exit"],
     ]);
   });
+  // A child logging into a pipe its parent does not read: the pipe fills and its writes fail with EAGAIN (node makes
+  // a piped stdout non-blocking, as in the apps). The child must go on running, and write what it held, in order
+  // and whole, once the parent reads again.
+  const stalledChild = (script: string) => {
+    const dist = JSON.stringify(new URL("../dist/index.js", import.meta.url).href);
+    const child = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const { createLineBatcher, createLogger } = await import(${dist});\n${script}`,
+      ],
+      { stdio: ["pipe", "pipe", "pipe"], cwd: dirname(fileURLToPath(import.meta.url)) },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const said = (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (stderr.includes(text)) resolve();
+          else if (child.exitCode !== null) reject(new Error(`the child ended first: ${stderr}`));
+          else setTimeout(check, 20);
+        };
+        check();
+      });
+    return { child, exited, said, stderr: () => stderr };
+  };
+
+  it("keeps serving while stdout is blocked, then writes what it held in order, and counts what it dropped", async () => {
+    const { child, exited, said, stderr } = stalledChild(`
+      const { default: pino } = await import("pino");
+      process.stdout; // as in the apps: node makes a piped stdout non-blocking
+      const logger = pino({ base: null, timestamp: false }, createLineBatcher(1, {
+        maxHeldBytes: 200_000, retryMs: 5,
+        onDropped: (lines) => logger.warn({ dropped: lines }, "dropped"),
+      }));
+      const pad = "x".repeat(80);
+      for (let turn = 0; turn < 10; turn++) {
+        for (let i = 0; i < 1000; i++) logger.info({ n: turn * 1000 + i, pad }, "line");
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      process.stderr.write("alive\\n"); // ten turns went by while nobody read stdout
+      logger.info("end");
+    `);
+    try {
+      await said("alive");
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        out += chunk;
+      });
+      expect(await exited, stderr()).toBe(0);
+      const lines = out
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { msg: string; n?: number; dropped?: number });
+      const written = lines.filter((line) => line.msg === "line").map((line) => line.n as number);
+      const dropped = lines.filter((line) => line.msg === "dropped").map((line) => line.dropped as number);
+      expect(written.length).toBeGreaterThan(0);
+      expect(written).toEqual([...written].sort((a, b) => a - b)); // in order, none twice
+      expect(dropped.length).toBeGreaterThan(0); // 1 MB does not fit a pipe and 200 KB
+      expect(written.length + dropped.reduce((a, b) => a + b, 0)).toBe(10_000);
+      const end = lines.findIndex((line) => line.msg === "end");
+      expect(end).toBeGreaterThan(lines.findLastIndex((line) => line.msg === "line"));
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 60_000);
+
+  it("goes on running when nobody reads stdout any more (EPIPE), and drops the lines", async () => {
+    const { child, exited, said, stderr } = stalledChild(`
+      const logger = createLogger("epipe-test", "info");
+      await new Promise((resolve) => process.stdin.once("end", resolve).resume()); // once stdout's reader is gone
+      for (let turn = 0; turn < 5; turn++) {
+        logger.info({ turn }, "line");
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      process.stderr.write("alive\\n");
+    `);
+    child.stdout.destroy(); // the reader is gone: the child's writes fail with EPIPE
+    child.stdin.end();
+    try {
+      await said("alive");
+      expect(await exited, stderr()).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 60_000);
 });
