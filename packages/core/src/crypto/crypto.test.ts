@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as platform from "#crypto";
@@ -96,6 +97,22 @@ describe("node and web implementations", () => {
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it("MACs head and body as base64 from cached key pads, as createHmac does, for any key (long ones too)", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 150 }),
+        fc.string({ unit: "grapheme", maxLength: 40 }),
+        fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.string({ unit: "grapheme", maxLength: 100 })),
+        (key, head, body) => {
+          const expected = createHmac("sha256", key).update(head).update(body).digest("base64");
+          expect(node.hmacSha256Base64Sync(key, head, body)).toBe(expected);
+          expect(node.hmacSha256Base64Sync(key, head, body)).toBe(expected); // again, from the cached pads
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

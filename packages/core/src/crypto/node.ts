@@ -55,7 +55,13 @@ export function hmacSha256Sync(key: Uint8Array, ...parts: (Uint8Array | string)[
 }
 
 /**
- * HMAC-SHA256 over `head` then `body`, synchronously, as standard padded base64 (node:crypto only).
+ * HMAC-SHA256 over `head` then `body` (a string as UTF-8), synchronously, as standard padded base64 (node:crypto
+ * only). `key` is read once and its pads kept: pass the same bytes, unchanged, for every message of a secret.
+ *
+ * RFC 2104 from two one-shot `crypto.hash` calls: SHA-256(K⊕opad ‖ SHA-256(K⊕ipad ‖ head ‖ body)), with the padded
+ * keys computed once per key. `createHmac` builds an Hmac stream object, fetches the digest from OpenSSL's providers
+ * and hashes the key pads again on every call: about 27K instructions per signature of a small event against 20K
+ * here (docs/decisions.md, 2026-11-26). Tested against `createHmac` on any key, head and body.
  *
  * @example
  * ```ts
@@ -63,7 +69,43 @@ export function hmacSha256Sync(key: Uint8Array, ...parts: (Uint8Array | string)[
  * ```
  */
 export function hmacSha256Base64Sync(key: Uint8Array, head: string, body: Uint8Array | string): string {
-  return createHmac("sha256", key).update(head).update(body).digest("base64");
+  const { inner, outer } = padsOf(key);
+  const headBytes = Buffer.byteLength(head);
+  const bodyBytes = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  const message = Buffer.allocUnsafe(SHA256_BLOCK + headBytes + bodyBytes);
+  message.set(inner, 0);
+  message.write(head, SHA256_BLOCK, "utf8");
+  if (typeof body === "string") message.write(body, SHA256_BLOCK + headBytes, "utf8");
+  else message.set(body, SHA256_BLOCK + headBytes);
+  // The inner digest as a "binary" (latin1) string, one char per byte: a Buffer result costs more than the hash.
+  outer.write(hash("sha256", message, "binary"), SHA256_BLOCK, "binary");
+  return hash("sha256", outer, "base64");
+}
+
+const SHA256_BLOCK = 64;
+
+/** The key's inner pad (K⊕0x36…) and a buffer holding its outer pad (K⊕0x5c…) followed by room for a digest. */
+interface HmacPads {
+  inner: Uint8Array;
+  outer: Buffer;
+}
+
+const padsByKey = new WeakMap<Uint8Array, HmacPads>();
+
+function padsOf(key: Uint8Array): HmacPads {
+  let pads = padsByKey.get(key);
+  if (pads) return pads;
+  // RFC 2104 §2: a key longer than the block is hashed first; a shorter one is padded with zeros.
+  const k = key.length > SHA256_BLOCK ? hash("sha256", key, "buffer") : key;
+  const inner = new Uint8Array(SHA256_BLOCK).fill(0x36);
+  const outer = Buffer.alloc(SHA256_BLOCK + 32, 0x5c);
+  for (let i = 0; i < k.length; i++) {
+    inner[i] = 0x36 ^ (k[i] as number);
+    outer[i] = 0x5c ^ (k[i] as number);
+  }
+  pads = { inner, outer };
+  padsByKey.set(key, pads);
+  return pads;
 }
 
 /**
