@@ -61,7 +61,8 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
         .sql(
           `INSERT INTO inbox_events (webhook_id, event_type, body, headers, received_at) VALUES ${"(?, ?, ?, ?, ?), ".repeat(rows.length - 1)}(?, ?, ?, ?, ?)`,
         )
-        .run(values);
+        // Spread, not one array: better-sqlite3 reads an array's values one by one through V8's API.
+        .run(...values);
       if (inserted.changes !== rows.length) {
         throw new Error(`A batch of ${rows.length} inbox rows inserted ${inserted.changes}.`);
       }
