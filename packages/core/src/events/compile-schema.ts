@@ -8,12 +8,13 @@ import {
   bound,
   notAllowed,
   notInteger,
+  numberOutOfRange,
   outOfRange,
   type Place,
   typePhrase,
   wrongType,
 } from "./messages.js";
-import { isNumberLiteral } from "./number-literal.js";
+import { isNumberLiteral, type NumberLiteral } from "./number-literal.js";
 
 /**
  * How integers are read: `lossless` (the default) takes every int64 and hands `format: int64` values over as
@@ -126,12 +127,14 @@ function compileNode(schema: JsonSchema, place: Place, mode: Target, root = fals
   const example = place.example ?? firstExample(node);
   const here: Place = { ...place, example };
   if (Array.isArray(node.allOf)) {
-    const parts = (node.allOf as JsonSchema[]).map((part) => compileNode(part, here, mode, root));
-    const rest = compileNode(withoutKeys(node, ["allOf"]), here, mode, root);
-    return {
-      zod: parts.reduce<z.ZodType>((all, part) => z.intersection(all, part.zod), rest.zod),
-      convert: chain([rest, ...parts].map((part) => part.convert)),
-    };
+    // The parts only check (zod cannot merge one part's bigint output with another's number); the int64
+    // conversions of every part run once on the value they all accepted.
+    const checking = { ...mode, transform: false };
+    const parts = (node.allOf as JsonSchema[]).map((part) => compileNode(part, here, checking, root));
+    const rest = compileNode(withoutKeys(node, ["allOf"]), here, checking, root);
+    const zod = parts.reduce<z.ZodType>((all, part) => z.intersection(all, part.zod), rest.zod);
+    const convert = chain([rest, ...parts].map((part) => part.convert));
+    return { zod: mode.transform && convert ? zod.transform(convert) : zod, convert };
   }
   if (Array.isArray(node.anyOf)) {
     const options = (node.anyOf as JsonSchema[]).map((option) => compileNode(option, here, mode, root));
@@ -167,16 +170,60 @@ function compileNode(schema: JsonSchema, place: Place, mode: Target, root = fals
     case "integer":
       return integerNode(node, here, mode);
     case "number":
-      return numberNode(here);
+      return numberNode(node, here);
     case "boolean":
       return { zod: z.boolean({ error: (issue) => wrongType(here, "boolean", issue.input) }), convert: null };
     case "null":
       return { zod: z.null({ error: (issue) => wrongType(here, "null", issue.input) }), convert: null };
     default:
-      // No type: properties and items still apply to values of their kind.
-      if (node.properties || node.required) return objectNode(node, here, mode, root);
-      return { zod: z.unknown(), convert: null };
+      return anyKindNode(node, here, mode, root);
   }
+}
+
+/**
+ * A node without `type`: any JSON value is allowed, and each keyword applies to the values of its kind only, as
+ * JSON Schema says (`properties` to objects, `items` to arrays, `minLength` to strings, `minimum` to numbers);
+ * `{ properties: … }` takes a string, `{ minimum: 0 }` takes `"x"` and refuses -1.
+ */
+function anyKindNode(node: Schema, place: Place, mode: Target, root: boolean): CompiledSchema {
+  const has = (...keywords: string[]) => keywords.some((keyword) => keyword in node);
+  const byKind: Partial<Record<ValueKind, CompiledSchema>> = {
+    ...(has("properties", "required", "additionalProperties") && {
+      object: objectNode(node, place, mode, root),
+    }),
+    ...(has("items", "minItems", "maxItems") && { array: arrayNode(node, place, mode) }),
+    ...(has("minLength", "maxLength", "pattern") && {
+      string: { zod: stringNode(node, place), convert: null },
+    }),
+    ...(has("minimum", "maximum") && { number: numberNode(node, place) }),
+  };
+  if (Object.keys(byKind).length === 0) return { zod: z.unknown(), convert: null };
+  const judge = (value: unknown, issues: z.core.$ZodRawIssue[]) => {
+    const result = byKind[kindOf(value)]?.zod.safeParse(value);
+    if (result && !result.success) {
+      for (const { message, path } of result.error.issues)
+        issues.push({ code: "custom", message, path, input: value });
+    }
+    return result?.success ? result.data : value;
+  };
+  return {
+    zod: mode.transform
+      ? z.unknown().transform((value, context) => judge(value, context.issues))
+      : z.unknown().check((context) => {
+          judge(context.value, context.issues);
+        }),
+    convert: (value) => byKind[kindOf(value)]?.convert?.(value) ?? value,
+  };
+}
+
+type ValueKind = "object" | "array" | "string" | "number" | "other";
+
+/** The JSON kind of a parsed value (an exactly read number literal and a bigint are numbers). */
+function kindOf(value: unknown): ValueKind {
+  if (typeof value === "number" || typeof value === "bigint" || isNumberLiteral(value)) return "number";
+  if (typeof value === "string") return "string";
+  if (Array.isArray(value)) return "array";
+  return isObject(value) ? "object" : "other";
 }
 
 function objectNode(node: Schema, place: Place, mode: Target, root: boolean): CompiledSchema {
@@ -301,15 +348,40 @@ function enumNode(node: Schema, place: Place): CompiledSchema {
   };
 }
 
-function numberNode(place: Place): CompiledSchema {
+function numberNode(node: Schema, place: Place): CompiledSchema {
+  const min = typeof node.minimum === "number" ? node.minimum : undefined;
+  const max = typeof node.maximum === "number" ? node.maximum : undefined;
+  const rangeText = `[${min ?? "-∞"}, ${max ?? "∞"}]`;
   return {
     zod: z.unknown().check((context) => {
       const input = context.value;
-      if (typeof input === "number" || typeof input === "bigint" || isNumberLiteral(input)) return;
-      context.issues.push({ code: "custom", message: wrongType(place, "number", input), input });
+      if (typeof input !== "number" && typeof input !== "bigint" && !isNumberLiteral(input)) {
+        context.issues.push({ code: "custom", message: wrongType(place, "number", input), input });
+        return;
+      }
+      if (min === undefined && max === undefined) return;
+      // An exact integer is compared exactly; any other number as the double it is closest to.
+      const exact = typeof input === "bigint" ? input : isNumberLiteral(input) ? input.exact : undefined;
+      const below =
+        min !== undefined && (exact !== undefined ? exact < BigInt(Math.ceil(min)) : numeric(input) < min);
+      const above =
+        max !== undefined && (exact !== undefined ? exact > BigInt(Math.floor(max)) : numeric(input) > max);
+      if (below || above) {
+        const shown = isNumberLiteral(input) ? shorten(input.literal) : shorten(String(input));
+        context.issues.push({
+          code: "custom",
+          message: numberOutOfRange(place.key, shown, rangeText),
+          input,
+        });
+      }
     }),
     convert: null,
   };
+}
+
+/** The double of a number that is not an exact integer (a NumberLiteral's `value`). */
+function numeric(input: number | bigint | NumberLiteral): number {
+  return typeof input === "number" ? input : typeof input === "bigint" ? Number(input) : input.value;
 }
 
 function integerNode(node: Schema, place: Place, target: Target): CompiledSchema {

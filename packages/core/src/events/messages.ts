@@ -91,6 +91,17 @@ export const outOfRange = (key: string, shown: string, range: string) =>
   `${key} ${shown} is outside ${range}. Send a whole number in that range.`;
 
 /**
+ * The message for a number outside its `minimum`/`maximum`.
+ *
+ * @example
+ * ```ts
+ * numberOutOfRange("height", "-1.5", "[0, ∞]"); // "height -1.5 is outside [0, ∞]. Send a number in that range."
+ * ```
+ */
+export const numberOutOfRange = (key: string, shown: string, range: string) =>
+  `${key} ${shown} is outside ${range}. Send a number in that range.`;
+
+/**
  * The message for a value that breaks a size bound (`minLength`, `maxItems`, …).
  *
  * @example
