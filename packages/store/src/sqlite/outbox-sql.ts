@@ -1,5 +1,6 @@
 /**
- * The SQLite outbox statements whose plans matter; the 1M-row test EXPLAINs these exact texts.
+ * The SQLite outbox statements whose plans matter (the 1M-row test EXPLAINs these exact texts), and the inbox's
+ * multi-row insert.
  * SQLite has one writer, so a claim is a SELECT of the due rows and one UPDATE leasing the picked ones in one
  * IMMEDIATE transaction — no other connection can take the same rows in between. A turn's outcomes are one SELECT
  * of the leases that hold, one of their subscriptions, one multi-row INSERT of attempts and one multi-row UPDATE of
@@ -52,6 +53,7 @@ WHERE d.lease_token = j.value ->> 1 AND d.state = 'leased'`;
 export const SUBSCRIPTION_STATES = `SELECT s.id, s.enabled, s.failing_since
 FROM json_each(?) j CROSS JOIN subscriptions s ON s.id = j.value`;
 
+/** `(?, ?), (?, ?)`: the placeholders of `rows` rows of `width` values. */
 const rowsOf = (rows: number, width: number) =>
   Array.from({ length: rows }, () => `(${Array(width).fill("?").join(", ")})`).join(", ");
 
@@ -64,6 +66,12 @@ function bySize(build: (rows: number) => string): (rows: number) => string {
     return text;
   };
 }
+
+/** One INSERT of `rows` inbox events, no conflict clause (sqlite-inbox.ts tells duplicates apart). */
+export const insertInboxEventsSql = bySize(
+  (rows) =>
+    `INSERT INTO inbox_events (webhook_id, event_type, body, headers, received_at) VALUES ${rowsOf(rows, 5)}`,
+);
 
 /**
  * One INSERT of `rows` attempts, numbered and attributed from their deliveries (run before the deliveries move on).

@@ -9,6 +9,7 @@ import { type InboxRow, type PendingInboxRow, storedInboxEvent, toInboxEvent } f
 import { toMillis } from "../shared/time.js";
 import { checkEventType, checkKey, copyBody } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
+import { insertInboxEventsSql } from "./outbox-sql.js";
 
 /** The inbox plus `drain()`, which `close()` awaits so no acknowledged-to-be write is lost. */
 export interface SqliteInbox extends Inbox {
@@ -58,9 +59,7 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
     let last: number;
     try {
       const inserted = ctx
-        .sql(
-          `INSERT INTO inbox_events (webhook_id, event_type, body, headers, received_at) VALUES ${"(?, ?, ?, ?, ?), ".repeat(rows.length - 1)}(?, ?, ?, ?, ?)`,
-        )
+        .sql(insertInboxEventsSql(rows.length))
         // Spread, not one array: better-sqlite3 reads an array's values one by one through V8's API.
         .run(...values);
       if (inserted.changes !== rows.length) {
@@ -84,7 +83,8 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
   });
   const commit = (rows: PendingInboxRow[]): InboxRecordResult[] => {
     const results = writeBatch.immediate(rows);
-    const seqs = results.flatMap((r) => (r.duplicate ? [] : [r.event.seq]));
+    const seqs: number[] = [];
+    for (const result of results) if (!result.duplicate) seqs.push(result.event.seq);
     if (seqs.length > 0) ctx.inboxSeqs.emit(seqs);
     return results;
   };
