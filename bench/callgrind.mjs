@@ -15,6 +15,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
+/**
+ * Node flags of every counted process (BENCH_NODE_FLAGS, space-separated, overrides them). V8 then compiles and
+ * collects on the main thread, and collects only when an allocation needs room: no background compiler or GC
+ * threads, no heap sizing by elapsed time, no incremental marking paced by the clock, no scavenges run as timed
+ * tasks. Without the first two, counts of one server moved by a third between runs; without the last two, a
+ * server's run of 9,000 requests sometimes held a burst of collections the run of 3,000 did not, and the
+ * difference came out negative or doubled (docs/decisions.md, 2026-11-26).
+ */
+export const COUNTED_NODE_FLAGS = (
+  process.env.BENCH_NODE_FLAGS ??
+  "--single-threaded --predictable-gc-schedule --no-incremental-marking --no-minor-gc-task"
+)
+  .split(" ")
+  .filter(Boolean);
+
 const VALGRIND = ["--tool=callgrind", "--smc-check=all-non-file", "--dump-instr=no", "--collect-jumps=no"];
 
 /**

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSecret, createToken } from "@plant-store/core";
-import { countPerUnit, countWindows, kilo } from "../../../bench/callgrind.mjs";
+import { COUNTED_NODE_FLAGS, countPerUnit, countWindows, kilo } from "../../../bench/callgrind.mjs";
 
 const UNITS = Number(process.env.BENCH_UNITS ?? 3000);
 const WARM = Number(process.env.BENCH_WARM ?? 15000);
@@ -25,11 +25,8 @@ const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const token = createToken();
 const secret = createSecret();
 const dir = mkdtempSync(join(tmpdir(), "plant-store-receiver-bench-"));
-// V8 compiles and collects on the main thread, on a schedule set by the work done rather than by the clock: without
-// these flags, the same server's counts moved by a third between runs (docs/decisions.md). BENCH_NODE_FLAGS="" drops them.
-const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? "--single-threaded --predictable-gc-schedule")
-  .split(" ")
-  .filter(Boolean);
+// V8 compiles and collects on a schedule set by the work done, not by the clock (COUNTED_NODE_FLAGS; docs/decisions.md).
+const nodeFlags = COUNTED_NODE_FLAGS;
 const receiver = (db) => ({
   command: process.execPath,
   args: [...nodeFlags, here("../dist/bin.js"), "--port", "0", "--db", db],

@@ -27,6 +27,7 @@ import {
 } from "@plant-store/core";
 import { catalog } from "@plant-store/spec";
 import { openStore } from "@plant-store/store";
+import { COUNTED_NODE_FLAGS } from "../../../bench/callgrind.mjs";
 import { signedRequest } from "./signed-request.mjs";
 
 const ALL_PARTS = [
@@ -134,8 +135,7 @@ function counted(part, units, dir) {
         "--tool=callgrind",
         `--callgrind-out-file=${out}`,
         process.execPath,
-        "--single-threaded",
-        "--predictable-gc-schedule",
+        ...COUNTED_NODE_FLAGS,
         here,
         part,
         String(units),

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { COUNTED_NODE_FLAGS } from "../../../bench/callgrind.mjs";
 
 const here = fileURLToPath(import.meta.url);
 const K = Number(process.env.BENCH_UNITS ?? 200_000);
@@ -39,8 +40,7 @@ try {
         "--dump-instr=no",
         `--callgrind-out-file=${out}`,
         process.execPath,
-        "--single-threaded",
-        "--predictable-gc-schedule",
+        ...COUNTED_NODE_FLAGS,
         here,
         "--child",
         String(units),

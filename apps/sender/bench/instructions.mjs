@@ -11,7 +11,7 @@ import { request as httpRequest } from "node:http";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { countPerUnit, kilo } from "../../../bench/callgrind.mjs";
+import { COUNTED_NODE_FLAGS, countPerUnit, kilo } from "../../../bench/callgrind.mjs";
 import { fill } from "./fill.mjs";
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
@@ -59,12 +59,9 @@ function call(url, method = "GET") {
 const sinkCount = async (path = "/_count") => JSON.parse(await call(sink.base + path)).received;
 const post = (url) => call(url, "POST");
 
-// Node flags of the counted process (BENCH_NODE_FLAGS, space-separated). By default V8 runs on one thread with a
-// fixed GC schedule: with its background compiler and GC threads and its timing-driven heap sizing, two counts of
-// the same raw loop differed by 25% (318K, 403K, 391K per request); with these flags, by 0.4% (274.0K, 275.1K).
-const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? "--single-threaded --predictable-gc-schedule")
-  .split(" ")
-  .filter(Boolean);
+// Node flags of the counted process (COUNTED_NODE_FLAGS): with V8's background threads and timing-driven heap
+// sizing, two counts of the same raw loop differed by 25% (318K, 403K, 391K per request); without, by 0.4%.
+const nodeFlags = COUNTED_NODE_FLAGS;
 const counted = (mode, db) => ({
   command: process.execPath,
   args: [...nodeFlags, here("./counted.mjs"), mode],

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { createSecret, createToken } from "@plant-store/core";
-import { countPerUnit, kilo } from "../../../bench/callgrind.mjs";
+import { COUNTED_NODE_FLAGS, countPerUnit, kilo } from "../../../bench/callgrind.mjs";
 
 const UNITS = Number(process.env.BENCH_UNITS ?? 2000);
 const WARM = Number(process.env.BENCH_WARM ?? 3000);
@@ -20,12 +20,9 @@ const RECEIVER = here("../../../apps/receiver/dist/bin.js");
 const token = createToken();
 const secret = createSecret();
 
-// V8 compiles and collects on the main thread, on a schedule set by the work done rather than by the clock: without
-// these, when optimized code lands and when the heap is collected move with the machine's load, and runs of the same
-// server differed by a third (298.5K and 441.2K instructions/request, 2026-11-25), far beyond the 1% asked about.
-const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "--single-threaded --predictable-gc-schedule")
-  .split(" ")
-  .filter(Boolean);
+// V8 compiles and collects on a schedule set by the work done, not by the clock (COUNTED_NODE_FLAGS): without it,
+// runs of the same server differed by a third (298.5K and 441.2K instructions/request, 2026-11-25).
+const NODE_FLAGS = COUNTED_NODE_FLAGS;
 const receiver = (consoleSetting) => ({
   command: process.execPath,
   args: [...NODE_FLAGS, "--import", here("console-switch.mjs"), RECEIVER, "--port", "0", "--db", ":memory:"],
