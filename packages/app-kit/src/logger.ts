@@ -110,10 +110,24 @@ export function createLineBatcher(fd: number, options: LineBatcherOptions = {}):
   const drop = (text: string | Buffer) => {
     for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) dropped++;
   };
-  const hold = (bytes: Buffer) => {
-    if (heldBytes + bytes.length > maxHeld) return drop(bytes);
-    held.push(bytes);
-    heldBytes += bytes.length;
+  /**
+   * Keeps bytes to write later. Past the cap whole lines are dropped; the tail of a line partly written already
+   * (`partial`) is kept whatever the cap, so two lines are never spliced together.
+   */
+  const hold = (bytes: Buffer, partial: boolean) => {
+    let kept = bytes;
+    if (heldBytes + bytes.length > maxHeld) {
+      kept = bytes.subarray(0, partial ? bytes.indexOf(0x0a) + 1 : 0);
+      drop(bytes.subarray(kept.length));
+    }
+    if (kept.length === 0) return;
+    held.push(kept);
+    heldBytes += kept.length;
+  };
+  // Unreferenced: waiting lines never keep the process alive; the exit handler gives them a last chance.
+  const retryLater = () => {
+    retry ??= setTimeout(retryHeld, retryMs);
+    retry.unref();
   };
   /** Writes what it can of `data`: true once all of it is written, false if it was dropped, else the rest. */
   const writeSome = (data: string | Buffer): Buffer | boolean => {
@@ -155,10 +169,7 @@ export function createLineBatcher(fd: number, options: LineBatcherOptions = {}):
   const retryHeld = () => {
     retry = undefined;
     const result = writeHeld();
-    if (result === null) {
-      retry = setTimeout(retryHeld, retryMs);
-      return;
-    }
+    if (result === null) return retryLater();
     if (result) reportDropped();
     writePending();
   };
@@ -167,21 +178,29 @@ export function createLineBatcher(fd: number, options: LineBatcherOptions = {}):
     if (pending === "") return;
     const out = pending;
     pending = "";
-    if (held.length > 0) return hold(Buffer.from(out)); // behind what waits already; the timer writes it
+    if (held.length > 0) return hold(Buffer.from(out), false); // behind what waits already; the timer writes it
     const result = writeSome(out);
     if (result === true) reportDropped();
     else if (result !== false) {
-      hold(result);
-      retry ??= setTimeout(retryHeld, retryMs);
+      hold(result, true);
+      retryLater();
     }
   };
   const writeAtExit = () => {
     clearTimeout(retry);
-    if (pending !== "") hold(Buffer.from(pending));
+    if (pending !== "") hold(Buffer.from(pending), false);
     pending = "";
     const deadline = Date.now() + EXIT_WRITE_MS;
     const pause = new Int32Array(new SharedArrayBuffer(4));
-    while (writeHeld() === null && Date.now() < deadline) Atomics.wait(pause, 0, 0, 10);
+    let result = writeHeld();
+    while (result === null && Date.now() < deadline) {
+      Atomics.wait(pause, 0, 0, 10);
+      result = writeHeld();
+    }
+    if (result !== true || dropped === 0) return;
+    reportDropped(); // its line is this batcher's pending line now
+    if (pending !== "") writeSome(pending);
+    pending = "";
   };
   if (pendingAtExit.size === 0)
     process.once("exit", () => {

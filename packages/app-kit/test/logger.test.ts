@@ -159,12 +159,15 @@ describe("createLineBatcher", () => {
       }
       process.stderr.write("alive\\n"); // ten turns went by while nobody read stdout
       logger.info("end");
+      await new Promise((resolve) => process.stdin.once("end", resolve).resume()); // until told to finish
     `);
     try {
       await said("alive");
       let out = "";
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
         out += chunk;
+        // The count comes once the held lines are written, while the child still runs.
+        if (out.includes('"msg":"dropped"')) child.stdin.end();
       });
       expect(await exited, stderr()).toBe(0);
       const lines = out
@@ -174,11 +177,38 @@ describe("createLineBatcher", () => {
       const written = lines.filter((line) => line.msg === "line").map((line) => line.n as number);
       const dropped = lines.filter((line) => line.msg === "dropped").map((line) => line.dropped as number);
       expect(written.length).toBeGreaterThan(0);
-      expect(written).toEqual([...written].sort((a, b) => a - b)); // in order, none twice
+      expect(written.every((n, i) => i === 0 || n > (written[i - 1] as number))).toBe(true); // in order, none twice
       expect(dropped.length).toBeGreaterThan(0); // 1 MB does not fit a pipe and 200 KB
       expect(written.length + dropped.reduce((a, b) => a + b, 0)).toBe(10_000);
       const end = lines.findIndex((line) => line.msg === "end");
       expect(end).toBeGreaterThan(lines.findLastIndex((line) => line.msg === "line"));
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 60_000);
+
+  it("never splices two lines when a line's tail is held past the cap", async () => {
+    const { child, exited, said, stderr } = stalledChild(`
+      const { default: pino } = await import("pino");
+      process.stdout;
+      const logger = pino({ base: null, timestamp: false }, createLineBatcher(1, { maxHeldBytes: 10_000, retryMs: 5 }));
+      const pad = "x".repeat(300);
+      for (let i = 0; i < 4000; i++) logger.info({ n: i, pad }, "line"); // one turn of 1.3 MB: a partial write
+      await new Promise((resolve) => setImmediate(resolve));
+      logger.info({ n: "after" }, "line");
+      process.stderr.write("alive\\n");
+      await new Promise((resolve) => process.stdin.once("end", resolve).resume());
+    `);
+    try {
+      await said("alive");
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        out += chunk;
+        if (out.includes('"n":"after"')) child.stdin.end();
+      });
+      expect(await exited, stderr()).toBe(0);
+      for (const line of out.trimEnd().split("\n"))
+        expect(() => JSON.parse(line), line.slice(0, 80)).not.toThrow();
     } finally {
       child.kill("SIGKILL");
     }
