@@ -8,7 +8,6 @@ import {
   bound,
   notAllowed,
   notInteger,
-  numberOutOfRange,
   outOfRange,
   type Place,
   typePhrase,
@@ -58,23 +57,20 @@ const ANNOTATIONS = new Set([
   "xml",
   "externalDocs",
 ]);
-const HANDLED = new Set([
+/** The keywords compiled here that apply to values of one kind only (to every value when a node has no `type`). */
+const KIND_KEYWORDS = {
+  object: ["properties", "required", "additionalProperties"],
+  array: ["items", "minItems", "maxItems"],
+  string: ["minLength", "maxLength", "pattern"],
+  number: ["minimum", "maximum"],
+} as const;
+const HANDLED = new Set<string>([
   "type",
-  "properties",
-  "required",
-  "additionalProperties",
-  "items",
   "enum",
   "const",
   "allOf",
   "anyOf",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "minimum",
-  "maximum",
-  "minItems",
-  "maxItems",
+  ...Object.values(KIND_KEYWORDS).flat(),
   ...ANNOTATIONS,
 ]);
 const INT32 = { min: -(2n ** 31n), max: 2n ** 31n - 1n };
@@ -142,11 +138,10 @@ function compileNode(schema: JsonSchema, place: Place, mode: Target, root = fals
     const union = z.union(options.map((option) => option.zod) as [z.ZodType, ...z.ZodType[]], {
       error: (issue) => `${here.key} matches none of the allowed shapes; got ${describeValue(issue.input)}.`,
     });
-    // A conversion only when every option agrees there is none: which option matched is not known here.
     return {
       zod:
         Object.keys(rest).length > 0 ? z.intersection(compileNode(rest, here, mode, root).zod, union) : union,
-      convert: null,
+      convert: firstMatchConvert(node.anyOf as JsonSchema[], here, mode, root, (option) => option),
     };
   }
   if (Array.isArray(node.enum) || "const" in node) return enumNode(node, here);
@@ -157,7 +152,7 @@ function compileNode(schema: JsonSchema, place: Place, mode: Target, root = fals
       zod: z.union(options.map((option) => option.zod) as [z.ZodType, ...z.ZodType[]], {
         error: (issue) => wrongType(here, types.join(" or "), issue.input),
       }),
-      convert: null,
+      convert: firstMatchConvert(types, here, mode, root, (type) => ({ ...node, type })),
     };
   }
   switch (types[0]) {
@@ -186,16 +181,12 @@ function compileNode(schema: JsonSchema, place: Place, mode: Target, root = fals
  * `{ properties: … }` takes a string, `{ minimum: 0 }` takes `"x"` and refuses -1.
  */
 function anyKindNode(node: Schema, place: Place, mode: Target, root: boolean): CompiledSchema {
-  const has = (...keywords: string[]) => keywords.some((keyword) => keyword in node);
+  const has = (kind: keyof typeof KIND_KEYWORDS) => KIND_KEYWORDS[kind].some((keyword) => keyword in node);
   const byKind: Partial<Record<ValueKind, CompiledSchema>> = {
-    ...(has("properties", "required", "additionalProperties") && {
-      object: objectNode(node, place, mode, root),
-    }),
-    ...(has("items", "minItems", "maxItems") && { array: arrayNode(node, place, mode) }),
-    ...(has("minLength", "maxLength", "pattern") && {
-      string: { zod: stringNode(node, place), convert: null },
-    }),
-    ...(has("minimum", "maximum") && { number: numberNode(node, place) }),
+    ...(has("object") && { object: objectNode(node, place, mode, root) }),
+    ...(has("array") && { array: arrayNode(node, place, mode) }),
+    ...(has("string") && { string: { zod: stringNode(node, place), convert: null } }),
+    ...(has("number") && { number: numberNode(node, place) }),
   };
   if (Object.keys(byKind).length === 0) return { zod: z.unknown(), convert: null };
   const judge = (value: unknown, issues: z.core.$ZodRawIssue[]) => {
@@ -351,6 +342,7 @@ function enumNode(node: Schema, place: Place): CompiledSchema {
 function numberNode(node: Schema, place: Place): CompiledSchema {
   const min = typeof node.minimum === "number" ? node.minimum : undefined;
   const max = typeof node.maximum === "number" ? node.maximum : undefined;
+  const whole = integerBounds(node);
   const rangeText = `[${min ?? "-∞"}, ${max ?? "∞"}]`;
   return {
     zod: z.unknown().check((context) => {
@@ -363,19 +355,49 @@ function numberNode(node: Schema, place: Place): CompiledSchema {
       // An exact integer is compared exactly; any other number as the double it is closest to.
       const exact = typeof input === "bigint" ? input : isNumberLiteral(input) ? input.exact : undefined;
       const below =
-        min !== undefined && (exact !== undefined ? exact < BigInt(Math.ceil(min)) : numeric(input) < min);
+        min !== undefined && (exact !== undefined ? exact < (whole.min as bigint) : numeric(input) < min);
       const above =
-        max !== undefined && (exact !== undefined ? exact > BigInt(Math.floor(max)) : numeric(input) > max);
+        max !== undefined && (exact !== undefined ? exact > (whole.max as bigint) : numeric(input) > max);
       if (below || above) {
         const shown = isNumberLiteral(input) ? shorten(input.literal) : shorten(String(input));
         context.issues.push({
           code: "custom",
-          message: numberOutOfRange(place.key, shown, rangeText),
+          message: outOfRange(place.key, shown, rangeText, "number"),
           input,
         });
       }
     }),
     convert: null,
+  };
+}
+
+/** The integers `minimum` and `maximum` allow, exactly (a fractional bound rounds inward). */
+function integerBounds(node: Schema): { min: bigint | undefined; max: bigint | undefined } {
+  return {
+    min: typeof node.minimum === "number" ? BigInt(Math.ceil(node.minimum)) : undefined,
+    max: typeof node.maximum === "number" ? BigInt(Math.floor(node.maximum)) : undefined,
+  };
+}
+
+/**
+ * The int64 conversion of a choice (`anyOf`, a list of types): that of the first option whose checks accept the
+ * value, as zod's union picks the first option that parses.
+ */
+function firstMatchConvert<T>(
+  choices: readonly T[],
+  place: Place,
+  mode: Target,
+  root: boolean,
+  schemaOf: (choice: T) => JsonSchema,
+): Converter | null {
+  const checking = { ...mode, transform: false };
+  const options = choices.map((choice) => compileNode(schemaOf(choice), place, checking, root));
+  if (options.every((option) => option.convert === null)) return null;
+  return (value) => {
+    for (const option of options) {
+      if (option.zod.safeParse(value).success) return option.convert ? option.convert(value) : value;
+    }
+    return value;
   };
 }
 
@@ -387,13 +409,7 @@ function numeric(input: number | bigint | NumberLiteral): number {
 function integerNode(node: Schema, place: Place, target: Target): CompiledSchema {
   const mode = target.mode;
   const format = node.format === "int64" || node.format === "int32" ? node.format : undefined;
-  const range =
-    format === "int32"
-      ? INT32
-      : {
-          min: typeof node.minimum === "number" ? BigInt(Math.ceil(node.minimum)) : undefined,
-          max: typeof node.maximum === "number" ? BigInt(Math.floor(node.maximum)) : undefined,
-        };
+  const range = format === "int32" ? INT32 : integerBounds(node);
   const rangeText =
     format === "int32"
       ? `the int32 range [${INT32.min}, ${INT32.max}]`

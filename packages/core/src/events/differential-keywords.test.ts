@@ -94,4 +94,29 @@ describe("compileSchema and ajv agree on keywords by value kind", () => {
     expect(typeless.zod.safeParse({ n: -1 }).error?.issues[0]?.path).toEqual(["n"]);
     expect(typeless.zod.safeParse("not an object").success).toBe(true);
   });
+
+  it("compares an exact integer with a number's bounds exactly", () => {
+    const { zod } = compileSchema(
+      { type: "number", maximum: 9007199254740992 },
+      { mode: "lossless", name: "size" },
+    );
+    expect(zod.safeParse(9007199254740992n).success).toBe(true);
+    // A double cannot tell 2^53 + 1 from 2^53; the bigint is compared as it is.
+    expect(zod.safeParse(9007199254740993n).success).toBe(false);
+  });
+
+  it("converts int64 values inside anyOf and type lists, alone and under allOf", () => {
+    const int64 = { type: "integer", format: "int64" } as const;
+    for (const schema of [
+      { anyOf: [int64, { type: "string" }] },
+      { allOf: [{ anyOf: [int64, { type: "string" }] }, { minimum: 0 }] },
+      { allOf: [{ type: ["integer", "null"], format: "int64" }, { minimum: 0 }] },
+    ] as JsonSchema[]) {
+      const compiled = compileSchema(schema, { mode: "lossless", name: "id" });
+      expect(compiled.zod.safeParse(5).data, JSON.stringify(schema)).toBe(5n);
+      const checking = compileSchema(schema, { mode: "lossless", name: "id", transform: false });
+      expect(checking.zod.safeParse(5).success).toBe(true);
+      expect(checking.convert?.(5), JSON.stringify(schema)).toBe(5n);
+    }
+  });
 });

@@ -86,20 +86,16 @@ export const beyondSafe = (key: string, shown: string) =>
   `the safe mode rejects it rather than change it. Parse with { mode: "lossless" } (the default) to receive ` +
   `int64 values up to 2^63-1 exactly as bigint, or send ${key} within ±${Number.MAX_SAFE_INTEGER}.`;
 
-/** An integer outside the range its `format` or `minimum`/`maximum` allows. */
-export const outOfRange = (key: string, shown: string, range: string) =>
-  `${key} ${shown} is outside ${range}. Send a whole number in that range.`;
-
 /**
- * The message for a number outside its `minimum`/`maximum`.
+ * A number outside the range its `format` or `minimum`/`maximum` allows; `what` names what to send instead.
  *
  * @example
  * ```ts
- * numberOutOfRange("height", "-1.5", "[0, ∞]"); // "height -1.5 is outside [0, ∞]. Send a number in that range."
+ * outOfRange("height", "-1.5", "[0, ∞]", "number"); // "height -1.5 is outside [0, ∞]. Send a number in that range."
  * ```
  */
-export const numberOutOfRange = (key: string, shown: string, range: string) =>
-  `${key} ${shown} is outside ${range}. Send a number in that range.`;
+export const outOfRange = (key: string, shown: string, range: string, what = "whole number") =>
+  `${key} ${shown} is outside ${range}. Send a ${what} in that range.`;
 
 /**
  * The message for a value that breaks a size bound (`minLength`, `maxItems`, …).
