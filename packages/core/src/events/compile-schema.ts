@@ -203,7 +203,9 @@ function anyKindNode(node: Schema, place: Place, mode: Target, root: boolean): C
       : z.unknown().check((context) => {
           judge(context.value, context.issues);
         }),
-    convert: (value) => byKind[kindOf(value)]?.convert?.(value) ?? value,
+    convert: Object.values(byKind).some((compiled) => compiled.convert)
+      ? (value) => byKind[kindOf(value)]?.convert?.(value) ?? value
+      : null,
   };
 }
 
