@@ -141,11 +141,25 @@ describe("createLineBatcher", () => {
         };
         check();
       });
-    return { child, exited, said, stderr: () => stderr };
+    /**
+     * Once the child says "alive" (it ran while nobody read), reads its stdout until `marker` shows, then closes its
+     * stdin (the child waits for that to finish); resolves with what it wrote once it exited 0.
+     */
+    const readUntil = async (marker: string) => {
+      await said("alive");
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        out += chunk;
+        if (out.includes(marker)) child.stdin.end();
+      });
+      expect(await exited, stderr).toBe(0);
+      return out;
+    };
+    return { child, exited, said, readUntil, stderr: () => stderr };
   };
 
   it("keeps serving while stdout is blocked, then writes what it held in order, and counts what it dropped", async () => {
-    const { child, exited, said, stderr } = stalledChild(`
+    const { child, readUntil } = stalledChild(`
       const { default: pino } = await import("pino");
       process.stdout; // as in the apps: node makes a piped stdout non-blocking
       const logger = pino({ base: null, timestamp: false }, createLineBatcher(1, {
@@ -162,14 +176,8 @@ describe("createLineBatcher", () => {
       await new Promise((resolve) => process.stdin.once("end", resolve).resume()); // until told to finish
     `);
     try {
-      await said("alive");
-      let out = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-        out += chunk;
-        // The count comes once the held lines are written, while the child still runs.
-        if (out.includes('"msg":"dropped"')) child.stdin.end();
-      });
-      expect(await exited, stderr()).toBe(0);
+      // The count comes once the held lines are written, while the child still runs.
+      const out = await readUntil('"msg":"dropped"');
       const lines = out
         .trimEnd()
         .split("\n")
@@ -188,7 +196,7 @@ describe("createLineBatcher", () => {
   }, 60_000);
 
   it("never splices two lines when a line's tail is held past the cap", async () => {
-    const { child, exited, said, stderr } = stalledChild(`
+    const { child, readUntil } = stalledChild(`
       const { default: pino } = await import("pino");
       process.stdout;
       const logger = pino({ base: null, timestamp: false }, createLineBatcher(1, { maxHeldBytes: 10_000, retryMs: 5 }));
@@ -200,13 +208,7 @@ describe("createLineBatcher", () => {
       await new Promise((resolve) => process.stdin.once("end", resolve).resume());
     `);
     try {
-      await said("alive");
-      let out = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-        out += chunk;
-        if (out.includes('"n":"after"')) child.stdin.end();
-      });
-      expect(await exited, stderr()).toBe(0);
+      const out = await readUntil('"n":"after"');
       for (const line of out.trimEnd().split("\n"))
         expect(() => JSON.parse(line), line.slice(0, 80)).not.toThrow();
     } finally {
