@@ -13,15 +13,27 @@ import { join } from "node:path";
 const [install, config, orphanCleanup] = process.argv.slice(2);
 const { runServer } = createRequire(join(install, "package.json"))("verdaccio");
 
+/** Verdaccio's HTTP server, once it runs. */
+let server;
+
 // A closed stdout (the parent is gone) must not end the process before it has cleaned up.
 process.stdout.on("error", () => {});
 process.stdin.on("end", () => {
-  if (orphanCleanup) rmSync(orphanCleanup, { recursive: true, force: true });
+  // Verdaccio may still be writing into its storage there (a write already in node's thread pool): a removal that
+  // meets a file created under it (ENOTEMPTY) tries again, instead of throwing and leaving the directory behind.
+  server?.close();
+  try {
+    if (orphanCleanup)
+      rmSync(orphanCleanup, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  } catch (error) {
+    process.stderr.write(`could not remove ${orphanCleanup}: ${error.message}\n`);
+    process.exit(1);
+  }
   process.exit(0);
 });
 process.stdin.resume();
 
-const server = await runServer(config);
+server = await runServer(config);
 server.prependListener("request", (_request, response) => response.setHeader("cache-control", "no-store"));
 server.listen(0, "127.0.0.1", () => {
   process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
