@@ -1,14 +1,16 @@
-import { countAndTime } from "@plant-store/app-kit";
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { createTally, type TallyMetric } from "@plant-store/app-kit";
+import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
 
 /** The receiver's Prometheus metrics, in a registry of its own (several receivers can share a process). */
 export interface ReceiverMetrics {
   registry: Registry;
-  requests: Counter<"status">;
-  latency: Histogram<"status">;
+  /** `plant_store_receiver_requests_total{status}`. */
+  requests: TallyMetric;
+  /** `plant_store_receiver_request_duration_seconds{status}`. */
+  latency: TallyMetric;
   duplicates: Counter;
   inboxSize: Gauge;
-  /** Counts one webhook request and observes its latency (label children cached per status). */
+  /** Counts one webhook request and observes its latency. */
   observeRequest(status: number, seconds: number): void;
 }
 
@@ -25,18 +27,15 @@ export function createMetrics(inboxSize: () => Promise<number>): ReceiverMetrics
   const registry = new Registry();
   // Node's process metrics (CPU, memory, heap, event-loop lag, GC, handles), prom-client's defaults.
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: "plant_store_receiver_requests_total",
-    help: "Webhook requests by response status.",
-    labelNames: ["status"] as const,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: "plant_store_receiver_request_duration_seconds",
-    help: "Time from request to response, by status.",
-    labelNames: ["status"] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [registry],
+  const requests = createTally({
+    registry,
+    labelName: "status",
+    counter: { name: "plant_store_receiver_requests_total", help: "Webhook requests by response status." },
+    histogram: {
+      name: "plant_store_receiver_request_duration_seconds",
+      help: "Time from request to response, by status.",
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    },
   });
   const duplicates = new Counter({
     name: "plant_store_receiver_duplicates_total",
@@ -51,6 +50,12 @@ export function createMetrics(inboxSize: () => Promise<number>): ReceiverMetrics
       this.set(await inboxSize());
     },
   });
-  const observeRequest = countAndTime(requests, latency);
-  return { registry, requests, latency, duplicates, inboxSize: size, observeRequest };
+  return {
+    registry,
+    requests: requests.counter,
+    latency: requests.histogram,
+    duplicates,
+    inboxSize: size,
+    observeRequest: (status, seconds) => requests.observe(status, seconds),
+  };
 }

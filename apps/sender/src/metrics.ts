@@ -1,14 +1,16 @@
-import { countAndTime } from "@plant-store/app-kit";
+import { createTally, type TallyMetric } from "@plant-store/app-kit";
 import { DELIVERY_STATES } from "@plant-store/core";
 import type { Store } from "@plant-store/store";
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
 
 /** The sender's Prometheus metrics, in a registry of its own. */
 export interface SenderMetrics {
   registry: Registry;
-  attempts: Counter<"outcome">;
-  latency: Histogram<"outcome">;
-  /** Counts one attempt and observes its latency (label children cached per outcome). */
+  /** `plant_store_sender_attempts_total{outcome}`. */
+  attempts: TallyMetric;
+  /** `plant_store_sender_attempt_duration_seconds{outcome}`. */
+  latency: TallyMetric;
+  /** Counts one attempt and observes its latency. */
   observeAttempt(outcome: string, seconds: number): void;
 }
 
@@ -18,25 +20,25 @@ export interface SenderMetrics {
  * @example
  * ```ts
  * const metrics = createMetrics(store);
- * metrics.attempts.inc({ outcome: "delivered" });
+ * metrics.observeAttempt("delivered", 0.012);
  * ```
  */
 export function createMetrics(store: Store): SenderMetrics {
   const registry = new Registry();
   // Node's process metrics (CPU, memory, heap, event-loop lag, GC, handles), prom-client's defaults.
   collectDefaultMetrics({ register: registry });
-  const attempts = new Counter({
-    name: "plant_store_sender_attempts_total",
-    help: "Delivery attempts by outcome (delivered, retry, gone, failed, blocked).",
-    labelNames: ["outcome"] as const,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: "plant_store_sender_attempt_duration_seconds",
-    help: "Time from sending an attempt to its outcome.",
-    labelNames: ["outcome"] as const,
-    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15],
-    registers: [registry],
+  const attempts = createTally({
+    registry,
+    labelName: "outcome",
+    counter: {
+      name: "plant_store_sender_attempts_total",
+      help: "Delivery attempts by outcome (delivered, retry, gone, failed, blocked).",
+    },
+    histogram: {
+      name: "plant_store_sender_attempt_duration_seconds",
+      help: "Time from sending an attempt to its outcome.",
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15],
+    },
   });
   let stats: Promise<Awaited<ReturnType<Store["outbox"]["stats"]>>> | null = null;
   // One stats query per scrape serves both gauges.
@@ -62,5 +64,10 @@ export function createMetrics(store: Store): SenderMetrics {
       this.set((await current()).oldestDueAgeMs / 1000);
     },
   });
-  return { registry, attempts, latency, observeAttempt: countAndTime(attempts, latency) };
+  return {
+    registry,
+    attempts: attempts.counter,
+    latency: attempts.histogram,
+    observeAttempt: (outcome, seconds) => attempts.observe(outcome, seconds),
+  };
 }

@@ -4,9 +4,10 @@
  * @module
  */
 export { ConfigError, csvList, parseConfig, type Setting, wholeNumber } from "./config.js";
+export { createLineWriter, type LineValue } from "./line-writer.js";
 export { logText, MAX_LOGGED_CHARS } from "./log-text.js";
 export { createLineBatcher, createLogger, type FlushableDestination, REDACTED_PATHS } from "./logger.js";
-export { countAndTime, type LabelledCounter, type LabelledHistogram } from "./metrics.js";
+export { createTally, type Tally, type TallyMetric, type TallyOptions } from "./metrics.js";
 export {
   DEFAULT_RETENTION_DAYS,
   type RetentionOptions,
