@@ -108,18 +108,18 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const logger = options.logger;
   const metrics = createMetrics(() => store.inbox.count());
   const tracer = receiverTracer();
-  const record = async (event: ReceivedEvent) => {
+  // The store's result says `duplicate` itself: handed to the pipeline as it comes, without another async frame.
+  const record = (event: ReceivedEvent) => {
     // Without a webhook-id (only possible when no secret is configured) nothing can be deduplicated:
     // the event is stored under an id of our own, `rcv_…`, sortable like the sender's message ids.
     const webhookId = event.id ?? `rcv_${createMessageId().slice(4)}`;
     const input = { webhookId, eventType: event.type, body: event.body, headers: event.headers };
     const traced = tracer();
-    const result = traced
-      ? await traceCommit(traced, { id: webhookId, type: event.type, size: event.body.byteLength }, () =>
+    return traced
+      ? traceCommit(traced, { id: webhookId, type: event.type, size: event.body.byteLength }, () =>
           store.inbox.record(input),
         )
-      : await store.inbox.record(input);
-    return { duplicate: result.duplicate };
+      : store.inbox.record(input);
   };
   const pipelineLogger = logger && {
     warn: (message: string, details?: Record<string, unknown>) => logger.warn(bounded(details), message),

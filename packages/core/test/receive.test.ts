@@ -57,6 +57,43 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
     expect(events[0]?.headers.authorization).toBeUndefined();
   });
 
+  it("200: onEvent gets the kept headers the request has, in their order, and no credential", async () => {
+    const signed = await signedHeaders(PLANT);
+    const r = await post(app(), PLANT, {
+      "x-request-id": "r-1",
+      "user-agent": "plant-test/1",
+      ...signed,
+      "webhook-event-type": "newPlant",
+      cookie: "session=1",
+    });
+    expect(r.status).toBe(200);
+    expect(Object.entries(events[0]?.headers ?? {})).toEqual([
+      ["webhook-event-type", "newPlant"],
+      ["webhook-id", signed["webhook-id"]],
+      ["webhook-timestamp", signed["webhook-timestamp"]],
+      ["webhook-signature", signed["webhook-signature"]],
+      ["content-type", signed["content-type"]],
+      ["user-agent", "plant-test/1"],
+    ]);
+  });
+
+  it("a custom token verifier may answer with a promise or another thenable: its verdict stands", async () => {
+    const thenable = (accepted: boolean) => ({
+      then: (resolve: (value: boolean) => void) => setTimeout(() => resolve(accepted), 1),
+    });
+    for (const answer of [
+      (token: string) => Promise.resolve(token === TOKEN),
+      (token: string) => thenable(token === TOKEN) as unknown as Promise<boolean>,
+    ]) {
+      const handler = app({ tokens: { verify: answer } });
+      const ok = await post(handler, PLANT, await signedHeaders(PLANT, { id: `msg_${events.length}` }));
+      expect(ok.status).toBe(200);
+      const refused = await post(handler, PLANT, await signedHeaders(PLANT, { token: "psk_not_this_one" }));
+      expectError(refused, 401, /not accepted/);
+    }
+    expect(events).toHaveLength(2);
+  });
+
   it("200 for a duplicate webhook-id, without a second effect", async () => {
     const handler = app();
     const headers = await signedHeaders(PLANT);

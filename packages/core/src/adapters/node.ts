@@ -22,7 +22,9 @@ import {
   type WebhookHandler,
   type WebhookHandlerOptions,
 } from "../receive/handler.js";
-import type { WebhookResponse } from "../receive/types.js";
+import type { WebhookRequest, WebhookResponse } from "../receive/types.js";
+
+const NO_BODY = new Uint8Array(0);
 
 export { createNodeServer, type NodeServerOptions, refuseHead } from "./node-server.js";
 
@@ -64,7 +66,13 @@ export async function handleNodeRequest(
   res: ServerResponse,
   preRead?: Uint8Array,
 ): Promise<WebhookResponse | null> {
-  const request = { method: req.method ?? "GET", path: requestPath(req.url), headers: nodeHeaders(req) };
+  // One object for the whole request: its body is filled in once read (a copy with the body cost a clone per request).
+  const request: WebhookRequest = {
+    method: req.method ?? "GET",
+    path: requestPath(req.url),
+    headers: nodeHeaders(req),
+    body: NO_BODY,
+  };
   let response = handler.preflight(request);
   if (response) {
     if (!req.complete) {
@@ -77,7 +85,10 @@ export async function handleNodeRequest(
     if (body === "too-large") {
       response = handler.tooLarge();
       lingerAfterRefusal(req);
-    } else response = await handleAfterPreflight(handler, { ...request, body });
+    } else {
+      request.body = body;
+      response = await handleAfterPreflight(handler, request);
+    }
   }
   send(res, response);
   return response;

@@ -38,6 +38,25 @@ const PASSED: BearerCheck = Object.freeze({ ok: true });
 export function createBearerCheck(
   options: BearerCheckOptions,
 ): (header: string | null | undefined) => Promise<BearerCheck> {
+  const check = createBearerCheckNow(options);
+  return async (header) => check(header);
+}
+
+/**
+ * {@link createBearerCheck} for a hot path: the outcome itself when the verifier decides synchronously
+ * (`TokenVerifier.verifyNow`, as the built-in verifier does on Node), a promise otherwise. The webhook pipeline
+ * checks every request with it: a promise per request cost more than the comparison.
+ *
+ * @example
+ * ```ts
+ * const check = createBearerCheckNow({ verifier, realm: "plant-store", missing: "…", rejected: "…" });
+ * const outcome = check(header);
+ * const result = outcome instanceof Promise ? await outcome : outcome;
+ * ```
+ */
+export function createBearerCheckNow(
+  options: BearerCheckOptions,
+): (header: string | null | undefined) => BearerCheck | Promise<BearerCheck> {
   const { verifier, missing, rejected } = options;
   const bare = { "www-authenticate": bearerChallenge({ realm: options.realm }) };
   const invalidRequest = {
@@ -48,15 +67,18 @@ export function createBearerCheck(
   };
   const failed = (status: 400 | 401, message: string, headers: { "www-authenticate": string }) =>
     Object.freeze({ ok: false, status, message, headers }) as BearerCheck;
-  const missingToken = Promise.resolve(failed(401, missing, bare));
+  const missingToken = failed(401, missing, bare);
   const rejectedToken = failed(401, rejected, invalidToken);
   const judge = (accepted: boolean) => (accepted ? PASSED : rejectedToken);
-  // Not an async function (the webhook's hot path): the verifier's promise is mapped once, and the answers are
-  // built once, so a passing check adds one `.then` to calling the verifier directly and allocates no answer.
+  // The answers are built once: a passing check allocates none.
   return (header) => {
     const auth = parseAuthorization(header);
-    if (auth.ok) return verifier.verify(auth.token).then(judge);
-    if (auth.reason === "missing") return missingToken;
-    return Promise.resolve(failed(400, `Malformed Authorization header: ${auth.message}`, invalidRequest));
+    if (!auth.ok) {
+      if (auth.reason === "missing") return missingToken;
+      return failed(400, `Malformed Authorization header: ${auth.message}`, invalidRequest);
+    }
+    const accepted = verifier.verifyNow ? verifier.verifyNow(auth.token) : verifier.verify(auth.token);
+    // A verifier's own thenable becomes a native promise: callers tell a pending verdict by `instanceof Promise`.
+    return typeof accepted === "boolean" ? judge(accepted) : Promise.resolve(accepted).then(judge);
   };
 }

@@ -16,6 +16,11 @@ import { type AcceptedToken, parseAcceptedToken } from "./accepted-token.js";
 export interface TokenVerifier {
   /** `true` when the token is one of the accepted ones; never says which. */
   verify(token: string): Promise<boolean>;
+  /**
+   * The same verdict without a promise when it can be reached synchronously (a clear token, or `sha256:` entries on
+   * a runtime with synchronous SHA-256); optional. The webhook pipeline uses it when there, `verify` otherwise.
+   */
+  verifyNow?(token: string): boolean | Promise<boolean>;
 }
 
 /**
@@ -35,22 +40,23 @@ export function buildTokenVerifier(crypto: CryptoProvider, accepted: readonly st
   const entries = parseAcceptedList(accepted);
   const clear = entries.flatMap((entry) => (entry.kind === "clear" ? [entry.token] : []));
   const hashes = entries.flatMap((entry) => (entry.kind === "hash" ? [entry.hash] : []));
-  return {
-    async verify(token) {
-      if (typeof token !== "string" || token === "") return false;
-      // No checksum pre-check here: a damaged psk_ token fails the comparison anyway, and a CRC-32 over every
-      // accepted request would cost more than the comparison. (Configured tokens are still checksum-checked.)
-      let matches = 0;
-      for (const expected of clear) matches |= sameText(token, expected);
-      if (hashes.length > 0) {
-        const presented = crypto.sha256Sync
-          ? crypto.sha256Sync(token)
-          : await crypto.sha256(utf8Encode(token));
-        for (const hash of hashes) matches |= crypto.timingSafeEqual(presented, hash) ? 1 : 0;
-      }
-      return matches === 1;
-    },
+  const judge = (token: string, presented: Uint8Array | null): boolean => {
+    // No checksum pre-check here: a damaged psk_ token fails the comparison anyway, and a CRC-32 over every
+    // accepted request would cost more than the comparison. (Configured tokens are still checksum-checked.)
+    let matches = 0;
+    for (const expected of clear) matches |= sameText(token, expected);
+    if (presented !== null) {
+      for (const hash of hashes) matches |= crypto.timingSafeEqual(presented, hash) ? 1 : 0;
+    }
+    return matches === 1;
   };
+  const verifyNow = (token: string): boolean | Promise<boolean> => {
+    if (typeof token !== "string" || token === "") return false;
+    if (hashes.length === 0) return judge(token, null);
+    if (crypto.sha256Sync) return judge(token, crypto.sha256Sync(token));
+    return crypto.sha256(utf8Encode(token)).then((presented) => judge(token, presented));
+  };
+  return { verify: async (token) => verifyNow(token), verifyNow };
 }
 
 function parseAcceptedList(accepted: readonly string[]): AcceptedToken[] {

@@ -27,10 +27,37 @@ export interface ParseOptions {
   mode?: ParseMode | undefined;
 }
 
-// Only a text with 16 digits in a row (a dot allowed among them: 2^53 has 16 digits, and a double keeps 15
-// significant ones) or an exponent can hold a number whose double misrepresents its literal; any other text
-// parses the same through `JSON.parse`, several times faster.
-const MAY_MISREAD_A_NUMBER = /(?:\d\.?){16}|\d[eE]/;
+/**
+ * Whether `text` may hold a number literal whose double misrepresents it: 16 digits in a row, one dot allowed after
+ * each (2^53 has 16 digits, and a double keeps 15 significant ones), or an exponent (a digit then `e`/`E`). Any other
+ * text parses the same through `JSON.parse`, several times faster. The same answer as `/(?:\d\.?){16}|\d[eE]/`
+ * (tested), in one pass without backtracking: the regex cost about 2.8K instructions of a New Plant request.
+ *
+ * @example
+ * ```ts
+ * mayMisreadANumber('{"id":9007199254740993}'); // true
+ * mayMisreadANumber('{"id":42,"name":"Fern"}'); // false
+ * ```
+ */
+export function mayMisreadANumber(text: string): boolean {
+  let run = 0; // digits of the current run
+  let afterDigit = false; // the previous character is a digit (a dot or an exponent may follow)
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) {
+      if (++run === 16) return true;
+      afterDigit = true;
+    } else if (afterDigit && (code === 0x65 || code === 0x45)) {
+      return true;
+    } else if (afterDigit && code === 0x2e) {
+      afterDigit = false; // one dot, then the run goes on only with a digit
+    } else {
+      run = 0;
+      afterDigit = false;
+    }
+  }
+  return false;
+}
 
 const compiled = new WeakMap<WebhookEntry, Record<ParseMode, CompiledSchema | undefined>>();
 
@@ -116,7 +143,7 @@ export function parseEvent(
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 
   let value: unknown;
-  const exact = MAY_MISREAD_A_NUMBER.test(text);
+  const exact = mayMisreadANumber(text);
   try {
     value = exact ? parseExactly(text) : JSON.parse(text);
   } catch (error) {

@@ -9,7 +9,13 @@ import * as platformCrypto from "#crypto";
 import { createSigning } from "./create-signing.js";
 import type { KeyPair } from "./keys.js";
 import type { SignatureHeaderInput, SignedMessage, SignKey } from "./sign.js";
-import { parseVerifierKeys, type VerifyInput, type VerifyResult, verifyWithKeys } from "./verify.js";
+import {
+  parseVerifierKeys,
+  type VerifyInput,
+  type VerifyResult,
+  verifyWithKeys,
+  verifyWithKeysNow,
+} from "./verify.js";
 
 export { createSigning, type Signing } from "./create-signing.js";
 export {
@@ -137,4 +143,23 @@ export function createVerifier(
     Array.isArray(keys) ? { secrets: keys } : (keys as { secrets?: readonly string[] }),
   );
   return (input) => verifyWithKeys(platformCrypto, decoded, input);
+}
+
+/**
+ * {@link createVerifier} for the webhook pipeline: the verdict itself when it is reached synchronously (the usual
+ * request on Node), a promise otherwise (`verifyWithKeysNow`).
+ *
+ * @example
+ * ```ts
+ * const check = createVerifierNow({ secrets: ["whsec_…"] });
+ * const outcome = check({ id, timestamp, signature, body });
+ * const result = outcome instanceof Promise ? await outcome : outcome;
+ * ```
+ */
+export function createVerifierNow(keys: {
+  secrets?: readonly string[] | undefined;
+  publicKeys?: readonly string[] | undefined;
+}): (input: Omit<VerifyInput, "secrets" | "publicKeys">) => VerifyResult | Promise<VerifyResult> {
+  const decoded = parseVerifierKeys(keys);
+  return (input) => verifyWithKeysNow(platformCrypto, decoded, input);
 }

@@ -141,6 +141,26 @@ export async function verifyWithKeys(
   keys: VerifierKeys,
   input: Omit<VerifyInput, "secrets" | "publicKeys">,
 ): Promise<VerifyResult> {
+  return verifyWithKeysNow(crypto, keys, input);
+}
+
+/**
+ * {@link verifyWithKeys} for a hot path: the verdict itself when it is reached synchronously (the usual `v1`
+ * request on a provider with `hmacSha256Base64Sync`, and every refusal before a signature is computed), a promise
+ * only when an asynchronous provider or an ed25519 key has to be asked. The webhook pipeline verifies every request
+ * with it. Same verdicts, same messages; throws only for bad configuration or arguments, like `verifyWithKeys`.
+ *
+ * @example
+ * ```ts
+ * const outcome = verifyWithKeysNow(crypto, keys, { id, timestamp, signature, body });
+ * const result = outcome instanceof Promise ? await outcome : outcome;
+ * ```
+ */
+export function verifyWithKeysNow(
+  crypto: CryptoProvider,
+  keys: VerifierKeys,
+  input: Omit<VerifyInput, "secrets" | "publicKeys">,
+): VerifyResult | Promise<VerifyResult> {
   // Inline checks first (this runs per request); the helpers only build the error of a bad value.
   let tolerance = input.toleranceSeconds;
   if (!(typeof tolerance === "number" && tolerance >= 0 && tolerance <= Number.MAX_VALUE)) {
@@ -231,10 +251,36 @@ export async function verifyWithKeys(
     );
   }
 
+  return compareSignatures(crypto, keys, {
+    id,
+    rawTimestamp,
+    body: input.body,
+    parsed,
+    v1Checked,
+    skipped,
+    timestamp,
+  });
+}
+
+/** The byte comparisons of the full path: HMACs of an asynchronous provider, and ed25519 signatures. */
+async function compareSignatures(
+  crypto: CryptoProvider,
+  keys: VerifierKeys,
+  message: {
+    id: string;
+    rawTimestamp: string;
+    body: string | Uint8Array;
+    parsed: { v1: Uint8Array[]; v1a: Uint8Array[] };
+    v1Checked: boolean;
+    skipped: string;
+    timestamp: number;
+  },
+): Promise<VerifyResult> {
+  const { id, rawTimestamp, parsed, v1Checked, skipped, timestamp } = message;
   let matches = 0;
   if (parsed.v1.length > 0 && !v1Checked) {
     // A provider without a native base64 MAC (WebCrypto): the bytes of each MAC against each decoded signature.
-    const content = signedContent(id, rawTimestamp, input.body);
+    const content = signedContent(id, rawTimestamp, message.body);
     const expected = await Promise.all(keys.secrets.map((key) => crypto.hmacSha256(key, content)));
     for (const mac of expected) {
       for (const candidate of parsed.v1) matches |= crypto.timingSafeEqual(mac, candidate) ? 1 : 0;
@@ -242,7 +288,7 @@ export async function verifyWithKeys(
   }
   if (matches !== 1 && parsed.v1a.length > 0) {
     // Public keys and signatures are not secret: stopping at the first valid pair leaks nothing.
-    const content = signedContent(id, rawTimestamp, input.body);
+    const content = signedContent(id, rawTimestamp, message.body);
     outer: for (const publicKey of keys.publicKeys) {
       for (const candidate of parsed.v1a) {
         if (await crypto.ed25519Verify(publicKey, content, candidate)) {
