@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import express from "express";
 import Fastify from "fastify";
 import { Hono } from "hono";
@@ -9,7 +9,8 @@ import { rawRequest } from "../../../test-support/raw-http.js";
 import { BODY_ALREADY_PARSED, plantStoreWebhook as expressWebhook } from "../src/adapters/express.js";
 import { plantStoreWebhook as fastifyWebhook } from "../src/adapters/fastify.js";
 import { plantStoreWebhook as honoWebhook } from "../src/adapters/hono.js";
-import { createNodeHandler, requestPath } from "../src/adapters/node.js";
+import { createNodeHandler, handleNodeRequest, requestPath } from "../src/adapters/node.js";
+import { createWebhookHandler } from "../src/receive/handler.js";
 import type { ReceivedEvent } from "../src/receive/index.js";
 import { NOW_MS, SECRET, signedHeaders, TOKEN } from "./helpers.js";
 
@@ -125,6 +126,41 @@ describe("adapters over real sockets", () => {
     expect(requestPath("https://h")).toBe("/");
     expect(requestPath(undefined)).toBe("/");
     expect(requestPath("*")).toBe("*");
+  });
+
+  it("node:http: a client that goes away mid-body is no request (null), and nothing is stored", async () => {
+    const events: ReceivedEvent[] = [];
+    const handler = createWebhookHandler(options(events));
+    const outcomes: unknown[] = [];
+    let settled: (() => void) | undefined;
+    let started: (() => void) | undefined;
+    const done = new Promise<void>((resolve) => {
+      settled = resolve;
+    });
+    const arrived = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const base = await listen(
+      createServer((req, res) => {
+        started?.();
+        void handleNodeRequest(handler, req, res).then((outcome) => {
+          outcomes.push(outcome);
+          settled?.();
+        });
+      }),
+    );
+    const headers = await signedHeaders(PLANT);
+    const socket = connect(Number(new URL(base).port), "127.0.0.1");
+    await once(socket, "connect");
+    const head = Object.entries({ ...headers, host: "127.0.0.1", "content-length": "500" })
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join("");
+    socket.write(`POST /plant/webhook HTTP/1.1\r\n${head}\r\n${PLANT.slice(0, 10)}`);
+    await arrived; // the server is reading this request's body
+    socket.destroy();
+    await done;
+    expect(outcomes).toEqual([null]);
+    expect(events).toHaveLength(0);
   });
 
   it("node:http stops reading at the cap (413 before the whole body arrives)", async () => {

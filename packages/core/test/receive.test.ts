@@ -79,6 +79,7 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
 
   it("a custom token verifier may answer with a promise or another thenable: its verdict stands", async () => {
     const thenable = (accepted: boolean) => ({
+      // biome-ignore lint/suspicious/noThenProperty: a thenable that is not a Promise is the case under test
       then: (resolve: (value: boolean) => void) => setTimeout(() => resolve(accepted), 1),
     });
     for (const answer of [

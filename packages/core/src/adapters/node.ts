@@ -244,7 +244,6 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Arra
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onAbort);
-      req.off("aborted", onAbort);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -266,8 +265,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Arra
     };
     req.on("data", onData);
     req.on("end", onEnd);
+    // A client gone before the end of its body destroys the request with an error (ECONNRESET "aborted");
+    // the deprecated "aborted" event says the same.
     req.on("error", onAbort);
-    req.on("aborted", onAbort);
   });
 }
 

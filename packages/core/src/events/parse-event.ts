@@ -31,7 +31,7 @@ export interface ParseOptions {
  * Whether `text` may hold a number literal whose double misrepresents it: 16 digits in a row, one dot allowed after
  * each (2^53 has 16 digits, and a double keeps 15 significant ones), or an exponent (a digit then `e`/`E`). Any other
  * text parses the same through `JSON.parse`, several times faster. The same answer as `/(?:\d\.?){16}|\d[eE]/`
- * (tested), in one pass without backtracking: the regex cost about 2.8K instructions of a New Plant request.
+ * (tested), in one pass: about 1.2K instructions fewer per New Plant request than the regex (2026-11-27).
  *
  * @example
  * ```ts

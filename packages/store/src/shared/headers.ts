@@ -71,7 +71,14 @@ export function pickHeaders(
     for (const [name, value] of input as Iterable<readonly [string, string]>) add(name, value);
   } else {
     const record = input as Record<string, string | readonly string[] | undefined>;
-    for (const name of Object.keys(record)) add(name, record[name]);
+    const names = Object.keys(record);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
+      const value = record[name];
+      // The usual field (node:http's, the receive pipeline's): a kept lower-case name with one text value.
+      if (typeof value === "string" && keep.has(name) && !(name in out)) out[name] = value;
+      else add(name, value);
+    }
   }
   return out;
 }

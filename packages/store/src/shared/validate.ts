@@ -40,18 +40,9 @@ export function checkCredential(value: unknown, what: "token" | "secret"): strin
   return value;
 }
 
-/** Whether `text` holds a control character (Unicode Cc: U+0000–U+001F, U+007F–U+009F), as `/\p{Cc}/u` tests. */
-function hasControl(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
-  }
-  return false;
-}
-
 /** A non-empty printable id of at most 256 characters (webhook ids, idempotency keys, worker ids). */
 export function checkKey(value: unknown, what: string): string {
-  if (typeof value !== "string" || value.length === 0 || value.length > 256 || hasControl(value)) {
+  if (typeof value !== "string" || value.length === 0 || value.length > 256 || /\p{Cc}/u.test(value)) {
     throw new StoreInputError(
       `invalid_${what.replaceAll(" ", "_")}`,
       `The ${what} must be 1 to 256 printable characters.`,
