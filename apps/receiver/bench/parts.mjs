@@ -4,9 +4,10 @@
 // receiver's instructions go beyond what the Fastify peer does (issue 23), not what a whole request costs (that is
 // callgrind.mjs, over sockets).
 //   pnpm build && node apps/receiver/bench/parts.mjs            (needs valgrind; ~2 min)
-// Parts: the signature check as the pipeline runs it (`createVerifier`: HMAC-SHA256 over node:crypto), the bearer
+// Parts: the signature check (`createVerifier`: HMAC-SHA256 over node:crypto; the pipeline skips its promise), the bearer
 // check (`createTokenVerifier`: a constant-time comparison with a clear token), the request's log line (app-kit's
-// pino logger and line batcher, into /dev/null), its metrics (prom-client counter + histogram), its inbox commit
+// `createLineWriter` over its pino logger and line batcher, into /dev/null, as the receiver writes it), its metrics
+// (app-kit's `createTally`: requests by status and their latency), its inbox commit
 // (the store's `inbox.record` on a SQLite file, WAL, synchronous=FULL: ten records of one turn in one group commit,
 // as ten requests arriving together are; fsync itself is kernel time, not counted), the body's parse (`parseEvent`,
 // lossless: JSON and the schema's zod check) and the whole core pipeline over plain data (`createWebhookHandler`:
@@ -16,7 +17,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createLineBatcher, createLogger, logText } from "@plant-store/app-kit";
+import { createLineBatcher, createLineWriter, createLogger, logText } from "@plant-store/app-kit";
 import {
   createSecret,
   createToken,
@@ -52,6 +53,14 @@ async function runPart(part, units) {
   const request = signedRequest(1, { prefix: "msg_parts", token, secret, timestamp });
   const body = Buffer.from(request.body);
   const logger = createLogger("plant-store-receiver", "info", createLineBatcher(openSync("/dev/null", "w")));
+  const accessLine = createLineWriter(logger, "info", "webhook", [
+    "webhookId",
+    "eventType",
+    "status",
+    "outcome",
+    "reason",
+    "ms",
+  ]);
   const { createMetrics } = await import("../dist/metrics.js");
   const metrics = createMetrics(async () => 0);
   const headers = request.headers;
@@ -86,16 +95,14 @@ async function runPart(part, units) {
       if (!(await tokens.verify(token))) throw new Error("token refused");
     },
     "log line": async () =>
-      logger.info(
-        {
-          webhookId: logText(headers["webhook-id"]),
-          eventType: logText(undefined),
-          status: 200,
-          outcome: "stored",
-          ms: Math.round(1.2345 * 10_000) / 10,
-        },
-        "webhook",
-      ),
+      accessLine({
+        webhookId: logText(headers["webhook-id"]),
+        eventType: logText(undefined),
+        status: 200,
+        outcome: "stored",
+        reason: undefined,
+        ms: Math.round(1.2345 * 10_000) / 10,
+      }),
     metrics: async () => metrics.observeRequest(200, 0.0012),
     parse: async () => {
       if (!parseEvent(entry, body, { mode: "lossless" }).ok) throw new Error("the body did not parse");
