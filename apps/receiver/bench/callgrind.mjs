@@ -121,6 +121,10 @@ makes against the SQLite row above (issue 25's bar: within 2%).
 
 Parts of a request counted one at a time (signature, bearer, inbox commit, log line, metrics): \`node bench/parts.mjs\`;
 the figures and what they mean for issue 23's goal are in docs/decisions.md (2026-11-26).
+
+With V8's default flags (\`BENCH_NODE_FLAGS=" "\`) the same two-run method gives other ratios, because background
+compilation and collection land in one run more than the other; what they gave, and the steady cost counted inside
+one running server, are in docs/decisions.md (2026-11-26, late).
 `,
   );
 }

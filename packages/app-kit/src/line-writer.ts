@@ -28,7 +28,7 @@ type Internals = Record<symbol, unknown>;
  * A writer of one kind of log line — fixed keys, flat values, one message — that writes exactly the line
  * `logger[level](values, msg)` would, without pino's general path: pino looks every key up in its serializers and
  * redaction stringifiers and escapes it on every call, which counted about 11K instructions of a webhook request's
- * line (docs/decisions.md, 2026-11-27); here that is decided once, and a call joins the precomputed parts.
+ * line (docs/decisions.md, 2026-11-26, late); here that is decided once, and a call joins the precomputed parts.
  *
  * Only what cannot change the line is skipped. The fast path is taken when the logger has no `mixin`, no
  * `formatters.log`, no `nestedKey`, no `logMethod`/`streamWrite` hook, no multistream destination, and none of the

@@ -54,7 +54,7 @@ interface Series {
  * numbers and exposed in a prom-client registry: the text and JSON a scrape reads are exactly those of a prom-client
  * `Counter` and `Histogram` given the same events (tested). One event costs a map lookup, two additions and a bucket
  * search; through prom-client's label children it hashed the labels twice, about 5K instructions of a webhook
- * request (docs/decisions.md, 2026-11-27).
+ * request (docs/decisions.md, 2026-11-26, late).
  *
  * @example
  * ```ts
