@@ -6,7 +6,7 @@
 //   pnpm build && node apps/receiver/bench/parts.mjs            (needs valgrind; ~2 min)
 // Parts: the signature check (`createVerifier`: HMAC-SHA256 over node:crypto; the pipeline skips its promise), the bearer
 // check (`createTokenVerifier`: a constant-time comparison with a clear token), the request's log line (app-kit's
-// `createLineWriter` over its pino logger and line batcher, into /dev/null, as the receiver writes it), its metrics
+// pino logger and line batcher, into /dev/null, written as the receiver writes it: `createAccessLine`), its metrics
 // (app-kit's `createTally`: requests by status and their latency), its inbox commit
 // (the store's `inbox.record` on a SQLite file, WAL, synchronous=FULL: ten records of one turn in one group commit,
 // as ten requests arriving together are; fsync itself is kernel time, not counted), the body's parse (`parseEvent`,
@@ -17,7 +17,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createLineBatcher, createLineWriter, createLogger, logText } from "@plant-store/app-kit";
+import { createLineBatcher, createLogger, logText } from "@plant-store/app-kit";
 import {
   createSecret,
   createToken,
@@ -53,14 +53,8 @@ async function runPart(part, units) {
   const request = signedRequest(1, { prefix: "msg_parts", token, secret, timestamp });
   const body = Buffer.from(request.body);
   const logger = createLogger("plant-store-receiver", "info", createLineBatcher(openSync("/dev/null", "w")));
-  const accessLine = createLineWriter(logger, "info", "webhook", [
-    "webhookId",
-    "eventType",
-    "status",
-    "outcome",
-    "reason",
-    "ms",
-  ]);
+  const { createAccessLine } = await import("../dist/access-line.js");
+  const accessLine = createAccessLine(logger);
   const { createMetrics } = await import("../dist/metrics.js");
   const metrics = createMetrics(async () => 0);
   const headers = request.headers;

@@ -2,7 +2,6 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { context } from "@opentelemetry/api";
 import {
-  createLineWriter,
   DEFAULT_RETENTION_DAYS,
   logText,
   openAppStore,
@@ -29,6 +28,7 @@ import {
 import { type Catalog, EVENT_TYPE_HEADER, WEBHOOK_HEADERS } from "@plant-store/spec";
 import type { Store } from "@plant-store/store";
 import type { Logger } from "pino";
+import { createAccessLine } from "./access-line.js";
 import { type AdminApi, createAdminApi } from "./admin.js";
 import { jsonResponse } from "./http.js";
 import { createMetrics, type ReceiverMetrics } from "./metrics.js";
@@ -154,17 +154,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const served = handler.events.map((entry) => `${entry.method} ${entry.path}`).join(", ");
   const consoleServer = createConsoleServer({ app: "receiver" });
 
-  // One line per webhook request, as `logger.info(fields, "webhook")` writes it, without pino's per-key lookups.
-  const accessLine =
-    logger &&
-    createLineWriter(logger, "info", "webhook", [
-      "webhookId",
-      "eventType",
-      "status",
-      "outcome",
-      "reason",
-      "ms",
-    ] as const);
+  const accessLine = logger && createAccessLine(logger);
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const serve = (req: IncomingMessage, res: ServerResponse) => {
