@@ -33,7 +33,8 @@ type Internals = Record<symbol, unknown>;
  * Only what cannot change the line is skipped. The fast path is taken when the logger has no `mixin`, no
  * `formatters.log`, no `nestedKey`, no `logMethod`/`streamWrite` hook, no multistream destination, and none of the
  * keys or the message key has a serializer or a redaction path; any other logger gets `logger[level](values, msg)`.
- * The level is checked on every call (it can change at run time). A string value is written as `JSON.stringify`
+ * Keys are written in `keys` order (pino writes the values object's own order: give them in the same order). The
+ * level is checked on every call (it can change at run time). A string value is written as `JSON.stringify`
  * writes it: the same bytes as pino's, except that a lone surrogate is escaped (`\udc00`) where pino writes it raw
  * (invalid UTF-8 on the wire).
  *

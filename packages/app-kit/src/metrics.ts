@@ -85,13 +85,14 @@ export function createTally(options: TallyOptions): Tally {
   };
 
   const counterName = options.counter.name;
-  const counter: TallyMetric = {
+  const counter: { -readonly [key in keyof TallyMetric]: TallyMetric[key] } = {
     name: counterName,
     help: options.counter.help,
     type: "counter",
     aggregator: "sum",
+    // The name as the registry left it: an OpenMetrics registry renames counters (without `_total`) before reading.
     get: async () => ({
-      name: counterName,
+      name: counter.name,
       help: options.counter.help,
       type: "counter",
       aggregator: "sum",
@@ -167,6 +168,7 @@ export function createTally(options: TallyOptions): Tally {
     counter,
     histogram,
     observe(value, seconds) {
+      if (!Number.isFinite(seconds)) return; // prom-client throws; a NaN must not poison the sum for good
       const series = byValue.get(value) ?? seriesOf(value);
       series.count++;
       series.sum += seconds;

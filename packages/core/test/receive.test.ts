@@ -77,6 +77,14 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
     ]);
   });
 
+  it("a verifier spread from the built-in one with verify replaced is asked through its verify", async () => {
+    const { createTokenVerifier } = await import("../src/auth/index.js");
+    const base = createTokenVerifier([TOKEN]);
+    const handler = app({ tokens: { ...base, verify: async () => false } });
+    expectError(await post(handler, PLANT, await signedHeaders(PLANT)), 401, /not accepted/);
+    expect(events).toHaveLength(0);
+  });
+
   it("a custom token verifier may answer with a promise or another thenable: its verdict stands", async () => {
     const thenable = (accepted: boolean) => ({
       // biome-ignore lint/suspicious/noThenProperty: a thenable that is not a Promise is the case under test

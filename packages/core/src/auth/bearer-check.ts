@@ -1,6 +1,6 @@
 import { bearerChallenge } from "./bearer-challenge.js";
 import { parseAuthorization } from "./parse-authorization.js";
-import type { TokenVerifier } from "./token-verifier.js";
+import { type TokenVerifier, verifyNowOf } from "./token-verifier.js";
 
 /** Options of {@link createBearerCheck}. */
 export interface BearerCheckOptions {
@@ -77,7 +77,8 @@ export function createBearerCheckNow(
       if (auth.reason === "missing") return missingToken;
       return failed(400, `Malformed Authorization header: ${auth.message}`, invalidRequest);
     }
-    const accepted = verifier.verifyNow ? verifier.verifyNow(auth.token) : verifier.verify(auth.token);
+    const now = verifyNowOf(verifier);
+    const accepted = now ? now(auth.token) : verifier.verify(auth.token);
     // A verifier's own thenable becomes a native promise: callers tell a pending verdict by `instanceof Promise`.
     return typeof accepted === "boolean" ? judge(accepted) : Promise.resolve(accepted).then(judge);
   };

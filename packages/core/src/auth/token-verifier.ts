@@ -18,7 +18,8 @@ export interface TokenVerifier {
   verify(token: string): Promise<boolean>;
   /**
    * The same verdict without a promise when it can be reached synchronously (a clear token, or `sha256:` entries on
-   * a runtime with synchronous SHA-256); optional. The webhook pipeline uses it when there, `verify` otherwise.
+   * a runtime with synchronous SHA-256); optional. The webhook pipeline uses it when there, `verify` otherwise. A
+   * verifier made by spreading a built-in one and replacing `verify` is asked through its `verify`.
    */
   verifyNow?(token: string): boolean | Promise<boolean>;
 }
@@ -56,7 +57,30 @@ export function buildTokenVerifier(crypto: CryptoProvider, accepted: readonly st
     if (crypto.sha256Sync) return judge(token, crypto.sha256Sync(token));
     return crypto.sha256(utf8Encode(token)).then((presented) => judge(token, presented));
   };
-  return { verify: async (token) => verifyNow(token), verifyNow };
+  const verify = async (token: string) => verifyNow(token);
+  pairedVerify.set(verifyNow, verify);
+  return { verify, verifyNow };
+}
+
+/** Each built-in `verifyNow` with the `verify` it answers for. */
+const pairedVerify = new WeakMap<(token: string) => boolean | Promise<boolean>, TokenVerifier["verify"]>();
+
+/**
+ * The synchronous check to use for `verifier`, or undefined to call `verify`. A built-in `verifyNow` counts only
+ * beside its own `verify`: a verifier spread from a built-in one with `verify` replaced (a revocation check added,
+ * say) must be asked through its `verify`, or the added check would be skipped.
+ *
+ * @example
+ * ```ts
+ * const now = verifyNowOf(verifier);
+ * const accepted = now ? now(token) : verifier.verify(token);
+ * ```
+ */
+export function verifyNowOf(verifier: TokenVerifier): TokenVerifier["verifyNow"] {
+  const now = verifier.verifyNow;
+  if (typeof now !== "function") return undefined;
+  const paired = pairedVerify.get(now);
+  return paired === undefined || paired === verifier.verify ? now : undefined;
 }
 
 function parseAcceptedList(accepted: readonly string[]): AcceptedToken[] {
