@@ -108,6 +108,23 @@ describe("createLineWriter", () => {
         "status",
       ],
       ["a message prefix", (stream) => pino({ msgPrefix: "[p] " }, stream), "status"],
+      [
+        "a logMethod hook",
+        (stream) =>
+          pino(
+            {
+              hooks: {
+                logMethod(args, method) {
+                  return method.apply(this, [{ ...(args[0] as object), hooked: true }, args[1]] as never);
+                },
+              },
+            },
+            stream,
+          ),
+        "status",
+      ],
+      ["a nested key", (stream) => pino({ nestedKey: "payload" }, stream), "status"],
+      ["a wildcard redaction", (stream) => pino({ redact: ["*"] }, stream), "status"],
     ];
     for (const [name, make, key] of cases) {
       const ours = recorder();
@@ -117,5 +134,27 @@ describe("createLineWriter", () => {
       expect(ours.writes.map(frozen), name).toEqual(theirs.writes.map(frozen));
       expect(ours.writes, name).toHaveLength(1);
     }
+  });
+
+  it("leaves a multistream's routing to pino: each line reaches the streams of its own level", () => {
+    const run = (useWriter: boolean) => {
+      const info = recorder();
+      const warn = recorder();
+      const logger = pino(
+        { level: "info" },
+        pino.multistream([
+          { level: "info", stream: info.stream },
+          { level: "warn", stream: warn.stream },
+        ]),
+      );
+      logger.warn("first a warning");
+      if (useWriter) createLineWriter(logger, "info", "webhook", ["status"])({ status: 200 });
+      else logger.info({ status: 200 }, "webhook");
+      return { info: info.writes.map(frozen), warn: warn.writes.map(frozen) };
+    };
+    const ours = run(true);
+    expect(ours).toEqual(run(false));
+    expect(ours.warn).toHaveLength(1);
+    expect(ours.info).toHaveLength(2);
   });
 });

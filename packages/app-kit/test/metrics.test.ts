@@ -6,8 +6,21 @@ import { createTally } from "../src/index.js";
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
 /** The same two metrics as prom-client's own classes, fed the same events: what a tally must expose. */
-function reference() {
+type RegistryKind = "prometheus" | "openmetrics" | "default labels";
+
+function newRegistry(kind: RegistryKind) {
   const registry = new Registry();
+  if (kind === "openmetrics") {
+    (registry as unknown as Registry<typeof Registry.OPENMETRICS_CONTENT_TYPE>).setContentType(
+      Registry.OPENMETRICS_CONTENT_TYPE,
+    );
+  }
+  if (kind === "default labels") registry.setDefaultLabels({ app: "t", zone: 'a"b' });
+  return registry;
+}
+
+function reference(kind: RegistryKind = "prometheus") {
+  const registry = newRegistry(kind);
   const counter = new Counter({
     name: "t_requests_total",
     help: "Requests by status.",
@@ -30,8 +43,8 @@ function reference() {
   };
 }
 
-function tally() {
-  const registry = new Registry();
+function tally(kind: RegistryKind = "prometheus") {
+  const registry = newRegistry(kind);
   const tally = createTally({
     registry,
     labelName: "status",
@@ -49,16 +62,20 @@ const event = fc.tuple(
 describe("createTally", () => {
   it("exposes exactly what prom-client's Counter and Histogram expose for the same events, as text and JSON", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(event, { maxLength: 60 }), async (events) => {
-        const theirs = reference();
-        const ours = tally();
-        for (const [status, seconds] of events) {
-          theirs.observe(status, seconds);
-          ours.tally.observe(status, seconds);
-        }
-        expect(await ours.registry.metrics()).toBe(await theirs.registry.metrics());
-        expect(await ours.registry.getMetricsAsJSON()).toEqual(await theirs.registry.getMetricsAsJSON());
-      }),
+      fc.asyncProperty(
+        fc.array(event, { maxLength: 60 }),
+        fc.constantFrom<RegistryKind>("prometheus", "openmetrics", "default labels"),
+        async (events, kind) => {
+          const theirs = reference(kind);
+          const ours = tally(kind);
+          for (const [status, seconds] of events) {
+            theirs.observe(status, seconds);
+            ours.tally.observe(status, seconds);
+          }
+          expect(await ours.registry.metrics()).toBe(await theirs.registry.metrics());
+          expect(await ours.registry.getMetricsAsJSON()).toEqual(await theirs.registry.getMetricsAsJSON());
+        },
+      ),
       { numRuns: 300 },
     );
   });

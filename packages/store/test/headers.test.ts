@@ -4,15 +4,16 @@ import { headersJson, keptHeaderSet, pickHeaders } from "../src/shared/headers.j
 
 /** The rule as first written, one field at a time: what the record path of pickHeaders must keep doing. */
 function reference(record: Record<string, string | string[] | undefined>, keep: ReadonlySet<string>) {
-  const out: Record<string, string> = {};
+  const out = new Map<string, string>();
   for (const name of Object.keys(record)) {
     const value = record[name];
     const key = keep.has(name) ? name : name.toLowerCase();
     if (value === undefined || !keep.has(key)) continue;
     const text = typeof value === "string" ? value : value.join(", ");
-    out[key] = key in out ? `${out[key]}, ${text}` : text;
+    const before = out.get(key);
+    out.set(key, before === undefined ? text : `${before}, ${text}`);
   }
-  return out;
+  return [...out];
 }
 
 const names = fc.constantFrom(
@@ -28,6 +29,11 @@ const names = fc.constantFrom(
   "authorization",
   "x-request-id",
   "X-Request-Id",
+  // Names an object already has through its prototype: fields, never inherited values.
+  "constructor",
+  "Constructor",
+  "toString",
+  "__proto__",
 );
 const values = fc.oneof(
   fc.string({ maxLength: 12 }),
@@ -37,15 +43,31 @@ const values = fc.oneof(
 
 describe("pickHeaders", () => {
   it("keeps, lower-cases and joins exactly as field by field, in the same order, for any record", () => {
-    for (const keep of [keptHeaderSet([]), keptHeaderSet(["X-Request-Id"])]) {
+    for (const keep of [
+      keptHeaderSet([]),
+      keptHeaderSet(["X-Request-Id"]),
+      keptHeaderSet(["x-request-id", "constructor", "toString", "__proto__"]),
+    ]) {
       fc.assert(
         fc.property(fc.dictionary(names, values), (record) => {
           const picked = pickHeaders(record, keep);
-          expect(Object.entries(picked)).toEqual(Object.entries(reference(record, keep)));
+          expect(Object.entries(picked)).toEqual(reference(record, keep));
           expect(headersJson(picked)).toBe(JSON.stringify(picked));
         }),
         { numRuns: 3000 },
       );
     }
+  });
+
+  it("keeps a field named like an object's own properties as a field", () => {
+    const keep = keptHeaderSet(["constructor", "__proto__"]);
+    const picked = pickHeaders({ Constructor: "a", constructor: "b", __proto__: "c" } as never, keep);
+    expect(Object.entries(picked)).toEqual([["constructor", "a, b"]]);
+    const own = pickHeaders(JSON.parse('{"__proto__": "x", "Constructor": "y"}'), keep);
+    expect(Object.entries(own)).toEqual([
+      ["__proto__", "x"],
+      ["constructor", "y"],
+    ]);
+    expect(headersJson(own)).toBe('{"__proto__":"x","constructor":"y"}');
   });
 });

@@ -24,7 +24,7 @@ const PASSED: BearerCheck = Object.freeze({ ok: true });
 /**
  * One bearer-token check (RFC 6750) for every endpoint that takes a token: no bearer token → 401 with a bare
  * challenge; a malformed `Authorization` → 400 with `error="invalid_request"`; a token not accepted → 401 with
- * `error="invalid_token"`. The challenges are built once; a passing check allocates nothing. Messages never contain
+ * `error="invalid_token"`. The challenges and the answers are built once (parsing the header still allocates). Messages never contain
  * the token.
  *
  * @example
@@ -70,7 +70,7 @@ export function createBearerCheckNow(
   const missingToken = failed(401, missing, bare);
   const rejectedToken = failed(401, rejected, invalidToken);
   const judge = (accepted: boolean) => (accepted ? PASSED : rejectedToken);
-  // The answers are built once: a passing check allocates none.
+  // The answers are built once, not per request.
   return (header) => {
     const auth = parseAuthorization(header);
     if (!auth.ok) {

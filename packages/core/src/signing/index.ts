@@ -125,7 +125,8 @@ export function verify(input: VerifyInput): Promise<VerifyResult> {
 
 /**
  * Builds a verifier for a fixed set of secrets and/or public keys, decoded once (bad ones throw here, at
- * configuration time). Used by the receive pipeline so that no request pays for decoding them.
+ * configuration time), so that no request pays for decoding them. The receive pipeline uses its internal twin,
+ * which answers without a promise when the keys are symmetric secrets (`createVerifierNow`).
  *
  * @example
  * ```ts

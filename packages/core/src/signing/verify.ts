@@ -145,9 +145,10 @@ export async function verifyWithKeys(
 }
 
 /**
- * {@link verifyWithKeys} for a hot path: the verdict itself when it is reached synchronously (the usual `v1`
- * request on a provider with `hmacSha256Base64Sync`, and every refusal before a signature is computed), a promise
- * only when an asynchronous provider or an ed25519 key has to be asked. The webhook pipeline verifies every request
+ * {@link verifyWithKeys} for a hot path: the verdict itself when it is reached synchronously (a matching `v1`
+ * entry on a provider with `hmacSha256Base64Sync`, and every refusal before a signature is computed), a promise
+ * otherwise: a signature that does not match at once (forged, malformed, `v1a`, or a timestamp out of tolerance)
+ * takes the full path, which is asynchronous, as does every request on an asynchronous provider. The webhook pipeline verifies every request
  * with it. Same verdicts, same messages; throws only for bad configuration or arguments, like `verifyWithKeys`.
  *
  * @example

@@ -61,7 +61,16 @@ export function pickHeaders(
     const key = keep.has(name) ? name : name.toLowerCase();
     if (value === undefined || !keep.has(key)) return;
     const text = typeof value === "string" ? value : value.join(", ");
-    out[key] = key in out ? `${out[key]}, ${text}` : text;
+    // Own fields only: a header an app keeps may be named `constructor`, or `__proto__` (a valid field name).
+    const joined = Object.hasOwn(out, key) ? `${out[key]}, ${text}` : text;
+    if (key === "__proto__")
+      Object.defineProperty(out, key, {
+        value: joined,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = joined;
   };
   if (typeof (input as { forEach?: unknown }).forEach === "function" && !Array.isArray(input)) {
     (input as { forEach(cb: (value: string, name: string) => void): void }).forEach((value, name) => {
@@ -72,12 +81,18 @@ export function pickHeaders(
   } else {
     const record = input as Record<string, string | readonly string[] | undefined>;
     const names = Object.keys(record);
+    // Until a field goes through `add` (lower-cased, joined or dropped), `out` holds only names taken as they are,
+    // all distinct (an object's keys), so the next name cannot already be in it.
+    let taken = true;
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as string;
       const value = record[name];
       // The usual field (node:http's, the receive pipeline's): a kept lower-case name with one text value.
-      if (typeof value === "string" && keep.has(name) && !(name in out)) out[name] = value;
-      else add(name, value);
+      if (taken && typeof value === "string" && keep.has(name) && name !== "__proto__") out[name] = value;
+      else {
+        taken = false;
+        add(name, value);
+      }
     }
   }
   return out;
