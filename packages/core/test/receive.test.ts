@@ -407,6 +407,19 @@ describe("receive pipeline over Fetch (every status code of the contract)", () =
     });
     expect(r.status).toBe(200);
     expect(events[0]?.id).toBeNull();
+    // Nothing checks a signature here, yet a sender's signature header still travels with the event, as sent.
+    const kept = await post(handler, PLANT, {
+      authorization: `Bearer ${TOKEN}`,
+      "content-type": "application/json",
+      "webhook-signature": "v1,not-checked",
+      "user-agent": "plant-sender/1",
+    });
+    expect(kept.status).toBe(200);
+    expect(Object.entries(events.at(-1)?.headers ?? {})).toEqual([
+      ["webhook-signature", "v1,not-checked"],
+      ["content-type", "application/json"],
+      ["user-agent", "plant-sender/1"],
+    ]);
   });
 
   it("a webhook-timestamp reads the same signed or not: digits up to 2^53, leading zeros allowed", async () => {

@@ -24,8 +24,8 @@ const PASSED: BearerCheck = Object.freeze({ ok: true });
 /**
  * One bearer-token check (RFC 6750) for every endpoint that takes a token: no bearer token → 401 with a bare
  * challenge; a malformed `Authorization` → 400 with `error="invalid_request"`; a token not accepted → 401 with
- * `error="invalid_token"`. The challenges and the answers are built once (parsing the header still allocates). Messages never contain
- * the token.
+ * `error="invalid_token"`. The challenges and the two 401 answers are built once; the 400's is built when it
+ * happens, and parsing the header allocates. Messages never contain the token.
  *
  * @example
  * ```ts

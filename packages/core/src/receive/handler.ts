@@ -428,7 +428,8 @@ function parseJsonContentType(value: string): boolean {
 /**
  * The headers an event carries to `onEvent`, in this order: `webhook-event-type`, `webhook-id`, `webhook-timestamp`,
  * `webhook-signature`, `content-type`, `user-agent` (those the request has). The first four come as `handle` already
- * read them (each header is read once per request). Written out name by name: one store site writing six names goes
+ * read them, not read again; `content-type` is read a second time (the preflight checked it) and `user-agent` once.
+ * Written out name by name: one store site writing six names goes
  * megamorphic in V8, about 3K instructions per request.
  */
 function keptHeaders(

@@ -145,11 +145,12 @@ export async function verifyWithKeys(
 }
 
 /**
- * {@link verifyWithKeys} for a hot path: the verdict itself when it is reached synchronously (a matching `v1`
- * entry on a provider with `hmacSha256Base64Sync`, and every refusal before a signature is computed), a promise
- * otherwise: a signature that does not match at once (forged, malformed, `v1a`, or a timestamp out of tolerance)
- * takes the full path, which is asynchronous, as does every request on an asynchronous provider. The webhook pipeline verifies every request
- * with it. Same verdicts, same messages; throws only for bad configuration or arguments, like `verifyWithKeys`.
+ * {@link verifyWithKeys} for a hot path. The verdict itself when no entry has to be compared as bytes: a matching
+ * `v1` entry on a provider with `hmacSha256Base64Sync`, and every refusal the headers decide (missing or malformed
+ * headers, a timestamp out of tolerance, no entry of a version this receiver verifies). A promise when they do: a
+ * well-formed, in-tolerance request with a forged `v1` entry, any `v1a` entry, or a `v1` entry on a provider without
+ * `hmacSha256Base64Sync`. The webhook pipeline verifies every request with it. Same verdicts, same messages; throws
+ * only for bad configuration or arguments, like `verifyWithKeys`.
  *
  * @example
  * ```ts

@@ -81,8 +81,9 @@ export function pickHeaders(
   } else {
     const record = input as Record<string, string | readonly string[] | undefined>;
     const names = Object.keys(record);
-    // Until a field goes through `add` (lower-cased, joined or dropped), `out` holds only names taken as they are,
-    // all distinct (an object's keys), so the next name cannot already be in it.
+    // Until a field is written under a name it did not arrive with (lower-cased), `out` holds only names as they
+    // arrived, all distinct (an object's keys), so the next name cannot already be in it. A dropped field, an array
+    // value or `__proto__` keeps its own name and does not end that.
     let taken = true;
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as string;
@@ -90,7 +91,7 @@ export function pickHeaders(
       // The usual field (node:http's, the receive pipeline's): a kept lower-case name with one text value.
       if (taken && typeof value === "string" && keep.has(name) && name !== "__proto__") out[name] = value;
       else {
-        taken = false;
+        if (value !== undefined && !keep.has(name) && keep.has(name.toLowerCase())) taken = false;
         add(name, value);
       }
     }
