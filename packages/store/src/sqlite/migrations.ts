@@ -134,6 +134,20 @@ ALTER TABLE subscriptions ADD COLUMN event_types TEXT;
     // its trace. NULL when nothing was traced: a nullable column without a default, so no table rewrite.
     sql: "ALTER TABLE messages ADD COLUMN trace_context TEXT;",
   },
+  {
+    version: 6,
+    name: "subscription index without state",
+    // Every claim and every outcome changes a delivery's state, so an index keyed on it was rewritten twice per
+    // delivery (~15K instructions of the ~165K the outbox's bookkeeping counted per delivery: docs/decisions.md,
+    // 2026-11-27). A subscription's deliveries are listed newest first by (subscription_id, id); `recover` finds its
+    // failed ones in a partial index that only failures enter; `disable` finds its pending ones through the due
+    // index (outbox-sql.ts, FAIL_PENDING_OF).
+    sql: `
+DROP INDEX deliveries_subscription_idx;
+CREATE INDEX deliveries_by_subscription_idx ON deliveries (subscription_id, id);
+CREATE INDEX deliveries_failed_idx ON deliveries (subscription_id, created_at) WHERE state = 'failed';
+`,
+  },
 ];
 
 /** The newest schema version this package knows. */

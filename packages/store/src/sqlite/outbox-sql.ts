@@ -31,6 +31,24 @@ export const FAIL_DISABLED = `UPDATE deliveries SET state = 'failed', due_at = ?
 /** What a worker needs of a claimed delivery's subscription: read once per subscription per claim. Param: its id. */
 export const CLAIMED_SUBSCRIPTION = "SELECT id, url, token, secrets, signing FROM subscriptions WHERE id = ?";
 
+/**
+ * A disabled subscription's pending deliveries, failed so that `recover` can bring them back. Through the due index:
+ * the backlog of every subscription (mostly the failing one's, by the time it is disabled), never the
+ * subscription's whole history, whatever the planner would guess. The `state IN` term is the partial index's own
+ * condition, which SQLite needs to use it. Params: error, now, now, subscription id.
+ */
+export const FAIL_PENDING_OF = `UPDATE deliveries INDEXED BY deliveries_due_idx
+SET state = 'failed', last_error = ?, finished_at = ?, updated_at = ?
+WHERE state IN ('pending', 'leased') AND state = 'pending' AND subscription_id = ?`;
+
+/**
+ * A subscription's failed deliveries created since a time, back to pending, through the partial index of failures.
+ * Params: now, now, subscription id, since.
+ */
+export const RECOVER_FAILED_OF = `UPDATE deliveries SET state = 'pending', due_at = ?, attempts = 0, finished_at = NULL,
+  updated_at = ?
+WHERE subscription_id = ? AND state = 'failed' AND created_at >= ?`;
+
 /** O(1) depth by state: counters kept by triggers (migration 2). */
 export const STATE_COUNTS = "SELECT state, n FROM delivery_counts";
 

@@ -15,7 +15,7 @@ import {
 import { toMillis } from "../shared/time.js";
 import { checkDeliveryFilters } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
-import { OLDEST_DUE, STATE_COUNTS } from "./outbox-sql.js";
+import { OLDEST_DUE, RECOVER_FAILED_OF, STATE_COUNTS } from "./outbox-sql.js";
 import { createSqliteClaimer } from "./sqlite-claimer.js";
 import { createSqliteOutcomeRecorder } from "./sqlite-outcomes.js";
 import { createSqlitePublisher } from "./sqlite-publisher.js";
@@ -82,12 +82,7 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
         "Enable the subscription before recovering its deliveries.",
       );
     }
-    return ctx
-      .sql(
-        `UPDATE deliveries SET state = 'pending', due_at = ?, attempts = 0, finished_at = NULL, updated_at = ?
-         WHERE subscription_id = ? AND state = 'failed' AND created_at >= ?`,
-      )
-      .run(at, at, subscriptionId, since).changes;
+    return ctx.sql(RECOVER_FAILED_OF).run(at, at, subscriptionId, since).changes;
   });
 
   return {

@@ -102,8 +102,9 @@ export function createSqliteOutcomeRecorder(ctx: SqliteContext): SqliteOutcomeRe
       results.push({ ok: true });
     }
     // The attempts first: they are numbered and attributed from the deliveries as they are before the update.
-    inChunks(attemptRows, 6, (rows, values) => ctx.sql(insertAttemptsSql(rows)).run(values));
-    inChunks(deliveryRows, 8, (rows, values) => ctx.sql(updateDeliveriesSql(rows)).run(values));
+    // Spread, not one array: better-sqlite3 reads an array's values one by one through V8's API (at most 512 here).
+    inChunks(attemptRows, 6, (rows, values) => ctx.sql(insertAttemptsSql(rows)).run(...values));
+    inChunks(deliveryRows, 8, (rows, values) => ctx.sql(updateDeliveriesSql(rows)).run(...values));
     const failingSince = new Map([...subscriptions].map(([id, s]) => [id, s.failingSince]));
     for (const [id, value] of netStreaks(effects, failingSince)) ctx.sql(SET_FAILING_SINCE).run(value, id);
     return results;

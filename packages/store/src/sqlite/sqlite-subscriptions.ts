@@ -11,6 +11,7 @@ import {
 } from "../shared/subscription-codec.js";
 import { checkEventTypes, checkGraceMs, checkUrl } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
+import { FAIL_PENDING_OF } from "./outbox-sql.js";
 
 /** The longest rotation grace (Stripe's maximum too): the old secret must stop signing at a real time. */
 
@@ -45,12 +46,7 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
       )
       .run(reason, at, at, id);
     // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back.
-    ctx
-      .sql(
-        `UPDATE deliveries SET state = 'failed', last_error = ?, finished_at = ?, updated_at = ?
-         WHERE subscription_id = ? AND state = 'pending'`,
-      )
-      .run(`subscription disabled: ${reason}`, at, at, id);
+    ctx.sql(FAIL_PENDING_OF).run(`subscription disabled: ${reason}`, at, at, id);
     return decode(mustGet(id));
   });
 

@@ -10,10 +10,12 @@ import {
 import {
   CLAIM_DUE,
   CLAIMED_SUBSCRIPTION,
+  FAIL_PENDING_OF,
   HELD_LEASES,
   insertAttemptsSql,
   LEASE_MANY,
   OLDEST_DUE,
+  RECOVER_FAILED_OF,
   STATE_COUNTS,
   SUBSCRIPTION_STATES,
   updateDeliveriesSql,
@@ -112,6 +114,20 @@ export function backlogConformance(backend: () => TestBackend): void {
           /SEARCH deliveries USING INDEX deliveries_due_idx/,
         );
         expect(await b.explain(STATE_COUNTS)).not.toMatch(/deliveries\b/);
+        // A subscription's deliveries (migration 6): disable walks the backlog, recover the failures, a list is
+        // read newest first from the index, without a sort.
+        expect(await b.explain(FAIL_PENDING_OF, ["e", NOW, NOW, "sub_bulk_1"])).toBe(
+          "SCAN deliveries USING INDEX deliveries_due_idx",
+        );
+        expect(await b.explain(RECOVER_FAILED_OF, [NOW, NOW, "sub_bulk_1", 0])).toMatch(
+          /SEARCH deliveries USING (COVERING )?INDEX deliveries_failed_idx \(subscription_id=\? AND created_at>\?\)/,
+        );
+        const list = await b.explain(
+          "SELECT * FROM deliveries WHERE subscription_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
+          ["sub_bulk_1", ROWS, 50],
+        );
+        expect(list).toMatch(/SEARCH deliveries USING INDEX deliveries_by_subscription_idx/);
+        expect(list).not.toMatch(/TEMP B-TREE/);
       } else {
         const s = quoteIdent((await b.sql("SELECT {schema} AS s"))[0].s);
         const claim = await b.explain(claimSql(s), [NOW, 50, NOW + 30_000, "w", "t", ["sub_x"], 200, 16]);
