@@ -138,14 +138,52 @@ ALTER TABLE subscriptions ADD COLUMN event_types TEXT;
     version: 6,
     name: "subscription index without state",
     // Every claim and every outcome changes a delivery's state, so an index keyed on it was rewritten twice per
-    // delivery (~15K instructions of the ~165K the outbox's bookkeeping counted per delivery: docs/decisions.md,
-    // 2026-11-27). A subscription's deliveries are listed newest first by (subscription_id, id); `recover` finds its
-    // failed ones in a partial index that only failures enter; `disable` finds its pending ones through the due
-    // index (outbox-sql.ts, FAIL_PENDING_OF).
+    // delivery (~15K instructions of a delivery's bookkeeping: docs/decisions.md, 2026-11-27). A subscription's
+    // deliveries are listed newest first by (subscription_id, id); its failed ones (`recover`, a list of failures) are
+    // in a partial index that only failures enter; `disable` finds its pending ones through the due index
+    // (outbox-sql.ts, FAIL_PENDING_OF). A list of one subscription's pending or leased deliveries walks its history
+    // newest first until the page is full.
     sql: `
 DROP INDEX deliveries_subscription_idx;
 CREATE INDEX deliveries_by_subscription_idx ON deliveries (subscription_id, id);
-CREATE INDEX deliveries_failed_idx ON deliveries (subscription_id, created_at) WHERE state = 'failed';
+CREATE INDEX deliveries_failed_idx ON deliveries (subscription_id, id) WHERE state = 'failed';
+`,
+  },
+  {
+    version: 7,
+    name: "delivery state counters by transition",
+    // The counters of migration 2 took two UPDATEs per state change (one state down, one up): ~3K instructions each,
+    // two changes per delivery (claim, outcome). Here a change is ONE UPDATE of the row counting its transition
+    // (from '' = created, to '' = deleted), and a state's depth is what entered it minus what left it: a sum over
+    // at most 25 rows (outbox-sql.ts, STATE_COUNTS). Every transition has its row from the start, so an UPDATE
+    // never misses. Backfilled from the counters it replaces.
+    sql: `
+CREATE TABLE delivery_moves (
+  from_state TEXT    NOT NULL, -- '' for a delivery created
+  to_state   TEXT    NOT NULL, -- '' for a delivery deleted
+  n          INTEGER NOT NULL,
+  PRIMARY KEY (from_state, to_state)
+) WITHOUT ROWID;
+INSERT INTO delivery_moves (from_state, to_state, n)
+  SELECT f.s, t.s, coalesce((SELECT c.n FROM delivery_counts c WHERE f.s = '' AND c.state = t.s), 0)
+  FROM (SELECT '' AS s UNION ALL SELECT 'pending' UNION ALL SELECT 'leased' UNION ALL SELECT 'delivered'
+        UNION ALL SELECT 'failed') f
+  CROSS JOIN (SELECT '' AS s UNION ALL SELECT 'pending' UNION ALL SELECT 'leased' UNION ALL SELECT 'delivered'
+        UNION ALL SELECT 'failed') t
+  WHERE f.s <> t.s;
+DROP TRIGGER deliveries_count_insert;
+DROP TRIGGER deliveries_count_update;
+DROP TRIGGER deliveries_count_delete;
+DROP TABLE delivery_counts;
+CREATE TRIGGER deliveries_moves_insert AFTER INSERT ON deliveries BEGIN
+  UPDATE delivery_moves SET n = n + 1 WHERE from_state = '' AND to_state = NEW.state;
+END;
+CREATE TRIGGER deliveries_moves_update AFTER UPDATE OF state ON deliveries WHEN OLD.state <> NEW.state BEGIN
+  UPDATE delivery_moves SET n = n + 1 WHERE from_state = OLD.state AND to_state = NEW.state;
+END;
+CREATE TRIGGER deliveries_moves_delete AFTER DELETE ON deliveries BEGIN
+  UPDATE delivery_moves SET n = n + 1 WHERE from_state = OLD.state AND to_state = '';
+END;
 `,
   },
 ];

@@ -52,7 +52,7 @@ export interface SqliteOutcomeRecorder {
  */
 export function createSqliteOutcomeRecorder(ctx: SqliteContext): SqliteOutcomeRecorder {
   // Read raw (arrays): better-sqlite3 builds an object per row at a cost of the same order as the row's own work.
-  const heldLeases = ctx.sql(HELD_LEASES).raw(true);
+  const heldLeases = ctx.sql(HELD_LEASES).pluck(true);
   const subscriptionStates = ctx.sql(SUBSCRIPTION_STATES).raw(true);
   const write = ctx.db.transaction((outcomes: Outcome[]): OutcomeResult[] => {
     const at = ctx.options.now();
@@ -60,12 +60,13 @@ export function createSqliteOutcomeRecorder(ctx: SqliteContext): SqliteOutcomeRe
       typeof o.lease?.id === "number" ? o.lease.id : null,
       o.lease?.leaseToken,
     ]);
-    const held = new Map<number, string>();
-    for (const [id, subscriptionId] of heldLeases.all(JSON.stringify(leases)) as [number, string][]) {
-      held.set(id, subscriptionId);
-    }
+    // Keyed by delivery id (only numbers are looked up in it, so no inherited name is ever read).
+    const held = JSON.parse(heldLeases.get(JSON.stringify(leases)) as string) as Record<
+      number,
+      string | undefined
+    >;
     const subscriptions = new Map<string, { enabled: boolean; failingSince: number | null }>();
-    const states = subscriptionStates.all(JSON.stringify([...new Set(held.values())])) as [
+    const states = subscriptionStates.all(JSON.stringify([...new Set(Object.values(held))])) as [
       string,
       number,
       number | null,
@@ -79,12 +80,12 @@ export function createSqliteOutcomeRecorder(ctx: SqliteContext): SqliteOutcomeRe
     const effects: { subscriptionId: string; effect: StreakEffect; at: number }[] = [];
     for (const outcome of outcomes) {
       const id = outcome.lease?.id;
-      const subscriptionId = held.get(id);
+      const subscriptionId = typeof id === "number" ? held[id] : undefined;
       if (subscriptionId === undefined) {
         results.push({ ok: false, error: leaseLost(outcome.lease) });
         continue;
       }
-      held.delete(id); // a second outcome for the same lease in this turn finds it finished
+      held[id] = undefined; // a second outcome for the same lease in this turn finds it finished
       const next = transitionOf(outcome, subscriptions.get(subscriptionId)?.enabled === true, at);
       const a = outcome.attempt;
       if (a) attemptRows.push(id, a.at, a.status, a.latencyMs, a.responseBody, a.error);

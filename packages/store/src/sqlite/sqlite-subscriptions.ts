@@ -39,14 +39,15 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
 
   const disable = ctx.db.transaction((id: string, reason: string, at: number) => {
     mustGet(id);
-    ctx
+    const disabled = ctx
       .sql(
         `UPDATE subscriptions SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ?
          WHERE id = ? AND enabled = 1`,
       )
-      .run(reason, at, at, id);
-    // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back.
-    ctx.sql(FAIL_PENDING_OF).run(`subscription disabled: ${reason}`, at, at, id);
+      .run(reason, at, at, id).changes;
+    // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back. A subscription
+    // already disabled has none: its deliveries were failed then, and a disabled one gets no new ones.
+    if (disabled > 0) ctx.sql(FAIL_PENDING_OF).run(`subscription disabled: ${reason}`, at, at, id);
     return decode(mustGet(id));
   });
 

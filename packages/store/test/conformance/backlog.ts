@@ -120,8 +120,16 @@ export function backlogConformance(backend: () => TestBackend): void {
           "SCAN deliveries USING INDEX deliveries_due_idx",
         );
         expect(await b.explain(RECOVER_FAILED_OF, [NOW, NOW, "sub_bulk_1", 0])).toMatch(
-          /SEARCH deliveries USING (COVERING )?INDEX deliveries_failed_idx \(subscription_id=\? AND created_at>\?\)/,
+          /SEARCH deliveries USING (COVERING )?INDEX deliveries_failed_idx \(subscription_id=\?\)/,
         );
+        const failures = await b.explain(
+          "SELECT * FROM deliveries WHERE subscription_id = ? AND state = ? AND id < ? ORDER BY id DESC LIMIT ?",
+          ["sub_bulk_1", "failed", ROWS, 50],
+        );
+        expect(failures).toMatch(
+          /SEARCH deliveries USING INDEX deliveries_failed_idx \(subscription_id=\? AND id<\?\)/,
+        );
+        expect(failures).not.toMatch(/TEMP B-TREE/);
         const list = await b.explain(
           "SELECT * FROM deliveries WHERE subscription_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
           ["sub_bulk_1", ROWS, 50],

@@ -683,6 +683,54 @@ export function outboxConformance(backend: () => TestBackend): void {
       expect(again).toMatchObject({ id: d!.id, attempt: 1 });
     });
 
+    it("keeps depth by state equal to a count of the rows through every kind of transition", async () => {
+      const clock = manualClock();
+      const b = backend();
+      const store = await b.open({ now: clock.now });
+      const [a, c] = await withSubscriptions(store, 2);
+      const counted = async () => {
+        const rows = await b.sql("SELECT state, count(*) AS n FROM {t}deliveries GROUP BY state");
+        const n = new Map(rows.map((r) => [r.state as string, Number(r.n)]));
+        return {
+          pending: n.get("pending") ?? 0,
+          leased: n.get("leased") ?? 0,
+          delivered: n.get("delivered") ?? 0,
+          failed: n.get("failed") ?? 0,
+        };
+      };
+      const check = async (step: string) => {
+        const { pending, leased, delivered, failed } = await store.outbox.stats();
+        expect({ step, pending, leased, delivered, failed }).toEqual({ step, ...(await counted()) });
+      };
+      for (let i = 0; i < 6; i++) await store.outbox.publish(NEW_PLANT(i));
+      await check("published");
+      const [d1, d2, d3, d4, d5, d6] = await store.outbox.claim(6, LEASE);
+      await check("claimed");
+      await store.outbox.complete(d1!);
+      await store.outbox.fail(d2!);
+      await store.outbox.reschedule(d3!, clock.t);
+      await store.outbox.release(d4!);
+      await check("outcomes");
+      clock.advance(LEASE.leaseMs + 1); // d5, d6 expire and are claimed again: leased → leased
+      const again = await store.outbox.claim(10, LEASE);
+      expect(again.length).toBeGreaterThanOrEqual(2);
+      await check("claimed again");
+      await store.outbox.resend(d1!.id);
+      await store.outbox.recover(d2!.subscription.id, 0);
+      await check("resent and recovered");
+      await store.subscriptions.disable(c!.id, "test");
+      await check("disabled");
+      await store.subscriptions.delete(a!.id);
+      await check("subscription deleted");
+      await store.subscriptions.enable(c!.id);
+      await store.outbox.recover(c!.id, 0);
+      for (const d of await store.outbox.claim(20, LEASE)) await store.outbox.complete(d);
+      clock.advance(86_400_000);
+      await store.purge({ before: clock.t });
+      await check("purged");
+      expect(d5 && d6).toBeDefined();
+    });
+
     it("reports depth by state and the oldest due age", async () => {
       const clock = manualClock();
       const store = await backend().open({ now: clock.now });
