@@ -24,7 +24,7 @@ import { createInterface } from "node:readline";
  * difference came out negative or doubled (docs/decisions.md, 2026-11-26). A fixed hash seed: from a random one,
  * V8's start-up derives its hash secrets by a prime search whose length varies (`node -e 0` counted 507–515M
  * instructions, 509.6M ± 3K with the seed fixed), and two starts differing by 8M moved a figure of 2,000 units by
- * 4K per unit (docs/decisions.md, 2026-11-27).
+ * 4K per unit (docs/decisions.md, 2026-11-27, morning).
  */
 export const COUNTED_NODE_FLAGS = (
   process.env.BENCH_NODE_FLAGS ??

@@ -126,8 +126,8 @@ export function verify(input: VerifyInput): Promise<VerifyResult> {
 /**
  * Builds a verifier for a fixed set of secrets and/or public keys, decoded once (bad ones throw here, at
  * configuration time), so that no request pays for decoding them. The receive pipeline uses its internal twin,
- * which answers without a promise when no entry has to be compared as bytes: the usual valid `v1` request on Node,
- * and every refusal the headers decide (`createVerifierNow`).
+ * which answers without a promise when the verdict is reached before the full comparison: the usual valid `v1`
+ * request on Node, and every refusal the headers decide (`createVerifierNow`).
  *
  * @example
  * ```ts
@@ -148,8 +148,9 @@ export function createVerifier(
 }
 
 /**
- * {@link createVerifier} for the webhook pipeline: the verdict itself when no entry has to be compared as bytes (the
- * usual valid `v1` request on Node, and every refusal the headers decide), a promise otherwise (`verifyWithKeysNow`).
+ * {@link createVerifier} for the webhook pipeline: the verdict itself when it is reached before the full comparison
+ * (the usual valid `v1` request on Node, and every refusal the headers decide), a promise otherwise
+ * (`verifyWithKeysNow`).
  *
  * @example
  * ```ts

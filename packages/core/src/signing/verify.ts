@@ -145,10 +145,11 @@ export async function verifyWithKeys(
 }
 
 /**
- * {@link verifyWithKeys} for a hot path. The verdict itself when no entry has to be compared as bytes: a matching
- * `v1` entry on a provider with `hmacSha256Base64Sync`, and every refusal the headers decide (missing or malformed
- * headers, a timestamp out of tolerance, no entry of a version this receiver verifies). A promise when they do: a
- * well-formed, in-tolerance request with a forged `v1` entry, any `v1a` entry, or a `v1` entry on a provider without
+ * {@link verifyWithKeys} for a hot path. The verdict itself when it is reached before the full comparison: a `v1`
+ * entry that matches on a provider with `hmacSha256Base64Sync`, and every refusal the headers decide (missing or
+ * malformed headers, a timestamp out of tolerance, no entry of a version this receiver verifies). A promise when the
+ * full comparison runs: a well-formed, in-tolerance request without such a match (a forged signature, or a `v1a`
+ * one when public keys are configured), and any request that gets that far on a provider without
  * `hmacSha256Base64Sync`. The webhook pipeline verifies every request with it. Same verdicts, same messages; throws
  * only for bad configuration or arguments, like `verifyWithKeys`.
  *

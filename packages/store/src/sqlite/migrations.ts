@@ -138,11 +138,11 @@ ALTER TABLE subscriptions ADD COLUMN event_types TEXT;
     version: 6,
     name: "subscription index without state",
     // Every claim and every outcome changes a delivery's state, so an index keyed on it was rewritten twice per
-    // delivery (~15K instructions of a delivery's bookkeeping: docs/decisions.md, 2026-11-27). A subscription's
-    // deliveries are listed newest first by (subscription_id, id); its failed ones (`recover`, a list of failures) are
-    // in a partial index that only failures enter; `disable` finds its pending ones through the due index
-    // (outbox-sql.ts, FAIL_PENDING_OF). A list of one subscription's pending or leased deliveries walks its history
-    // newest first until the page is full.
+    // delivery (~15K instructions of a delivery's bookkeeping: docs/decisions.md, 2026-11-27, morning). A
+    // subscription's deliveries are listed newest first by (subscription_id, id); its failed ones (`recover`, a list
+    // of failures) are in a partial index that only failures enter; `disable` finds its pending ones through the due
+    // index (outbox-sql.ts, FAIL_PENDING_OF). A list of one subscription's pending or leased deliveries walks its
+    // history newest first until the page is full.
     sql: `
 DROP INDEX deliveries_subscription_idx;
 CREATE INDEX deliveries_by_subscription_idx ON deliveries (subscription_id, id);
@@ -155,8 +155,9 @@ CREATE INDEX deliveries_failed_idx ON deliveries (subscription_id, id) WHERE sta
     // The counters of migration 2 took two UPDATEs per state change (one state down, one up): ~3K instructions each,
     // two changes per delivery (claim, outcome). Here a change is ONE UPDATE of the row counting its transition
     // (from '' = created, to '' = deleted), and a state's depth is what entered it minus what left it: a sum over
-    // at most 25 rows (outbox-sql.ts, STATE_COUNTS). Every transition has its row from the start, so an UPDATE
-    // never misses. Backfilled from the counters it replaces.
+    // 20 rows (outbox-sql.ts, STATE_COUNTS). Every transition has its row from the start, so an UPDATE
+    // never misses. Backfilled from the rows themselves (one scan), not from the counters it replaces; those stay
+    // readable as a view for a process still running an older package while another migrates the file.
     sql: `
 CREATE TABLE delivery_moves (
   from_state TEXT    NOT NULL, -- '' for a delivery created
@@ -164,8 +165,9 @@ CREATE TABLE delivery_moves (
   n          INTEGER NOT NULL,
   PRIMARY KEY (from_state, to_state)
 ) WITHOUT ROWID;
+WITH counted AS MATERIALIZED (SELECT state, count(*) AS n FROM deliveries GROUP BY state)
 INSERT INTO delivery_moves (from_state, to_state, n)
-  SELECT f.s, t.s, coalesce((SELECT c.n FROM delivery_counts c WHERE f.s = '' AND c.state = t.s), 0)
+  SELECT f.s, t.s, coalesce((SELECT c.n FROM counted c WHERE f.s = '' AND c.state = t.s), 0)
   FROM (SELECT '' AS s UNION ALL SELECT 'pending' UNION ALL SELECT 'leased' UNION ALL SELECT 'delivered'
         UNION ALL SELECT 'failed') f
   CROSS JOIN (SELECT '' AS s UNION ALL SELECT 'pending' UNION ALL SELECT 'leased' UNION ALL SELECT 'delivered'
@@ -175,6 +177,9 @@ DROP TRIGGER deliveries_count_insert;
 DROP TRIGGER deliveries_count_update;
 DROP TRIGGER deliveries_count_delete;
 DROP TABLE delivery_counts;
+CREATE VIEW delivery_counts AS SELECT state, sum(n) AS n FROM (
+  SELECT to_state AS state, n FROM delivery_moves UNION ALL SELECT from_state, -n FROM delivery_moves
+) WHERE state <> '' GROUP BY state;
 CREATE TRIGGER deliveries_moves_insert AFTER INSERT ON deliveries BEGIN
   UPDATE delivery_moves SET n = n + 1 WHERE from_state = '' AND to_state = NEW.state;
 END;

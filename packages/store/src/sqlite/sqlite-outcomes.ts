@@ -51,7 +51,8 @@ export interface SqliteOutcomeRecorder {
  * ```
  */
 export function createSqliteOutcomeRecorder(ctx: SqliteContext): SqliteOutcomeRecorder {
-  // Read raw (arrays): better-sqlite3 builds an object per row at a cost of the same order as the row's own work.
+  // Held leases as one JSON value, subscription states as raw rows (arrays): better-sqlite3 builds every row value
+  // through V8's API, an object per row costing as much again.
   const heldLeases = ctx.sql(HELD_LEASES).pluck(true);
   const subscriptionStates = ctx.sql(SUBSCRIPTION_STATES).raw(true);
   const write = ctx.db.transaction((outcomes: Outcome[]): OutcomeResult[] => {
