@@ -155,9 +155,9 @@ CREATE INDEX deliveries_failed_idx ON deliveries (subscription_id, id) WHERE sta
     // The counters of migration 2 took two UPDATEs per state change (one state down, one up): ~3K instructions each,
     // two changes per delivery (claim, outcome). Here a change is ONE UPDATE of the row counting its transition
     // (from '' = created, to '' = deleted), and a state's depth is what entered it minus what left it: a sum over
-    // 20 rows (outbox-sql.ts, STATE_COUNTS). Every transition has its row from the start, so an UPDATE
-    // never misses. Backfilled from the rows themselves (one scan), not from the counters it replaces; those stay
-    // readable as a view for a process still running an older package while another migrates the file.
+    // 20 rows, in the view `delivery_counts` that STATE_COUNTS reads (so a process still running an older package
+    // keeps reading depth while another migrates the file). Every transition has its row from the start, so an
+    // UPDATE never misses. Backfilled by counting the rows (one scan), not from the counters it replaces.
     sql: `
 CREATE TABLE delivery_moves (
   from_state TEXT    NOT NULL, -- '' for a delivery created
@@ -165,13 +165,11 @@ CREATE TABLE delivery_moves (
   n          INTEGER NOT NULL,
   PRIMARY KEY (from_state, to_state)
 ) WITHOUT ROWID;
-WITH counted AS MATERIALIZED (SELECT state, count(*) AS n FROM deliveries GROUP BY state)
+WITH states (s) AS (VALUES (''), ('pending'), ('leased'), ('delivered'), ('failed')),
+  counted AS MATERIALIZED (SELECT state, count(*) AS n FROM deliveries GROUP BY state)
 INSERT INTO delivery_moves (from_state, to_state, n)
   SELECT f.s, t.s, coalesce((SELECT c.n FROM counted c WHERE f.s = '' AND c.state = t.s), 0)
-  FROM (SELECT '' AS s UNION ALL SELECT 'pending' UNION ALL SELECT 'leased' UNION ALL SELECT 'delivered'
-        UNION ALL SELECT 'failed') f
-  CROSS JOIN (SELECT '' AS s UNION ALL SELECT 'pending' UNION ALL SELECT 'leased' UNION ALL SELECT 'delivered'
-        UNION ALL SELECT 'failed') t
+  FROM states f CROSS JOIN states t
   WHERE f.s <> t.s;
 DROP TRIGGER deliveries_count_insert;
 DROP TRIGGER deliveries_count_update;
