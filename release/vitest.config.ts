@@ -11,7 +11,7 @@ export default mergeConfig(
     test: {
       name: "release",
       testTimeout: 600_000,
-      hookTimeout: 600_000,
+      hookTimeout: 1_800_000, // the consumer install (test/consumer.test.ts)
       globalSetup: ["./test/global-setup.ts"],
     },
   }),

@@ -59,7 +59,9 @@ describe.each(runtimes.map((r) => [r.label, r] as const))("the packed tarballs o
     await run(runtime.node, [npmCli, "install", "--no-audit", "--no-fund", "--loglevel=error"], {
       cwd: project,
       env: env(runtime),
-      timeout: 540_000,
+      // Installing compiles better-sqlite3 for this runtime: about a minute idle, more than nine beside a CI run
+      // and two busy loops (2026-11-27). The bound is for a hung install, not a slow one.
+      timeout: 1_500_000,
       maxBuffer: 64 * 1024 * 1024,
     });
     for (const file of ["smoke.mjs", "consumer.ts", "tsconfig.json"]) {
