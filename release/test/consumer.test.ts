@@ -56,6 +56,12 @@ describe.each(runtimes.map((r) => [r.label, r] as const))("the packed tarballs o
       )}\n`,
     );
     rmSync(join(project, "node_modules", "@plant-store"), { recursive: true, force: true });
+    // An install stopped while it compiled (a killed run) leaves better-sqlite3 without its binding, and npm would
+    // keep that copy: drop it so this install compiles it again.
+    const sqlite = join(project, "node_modules", "better-sqlite3");
+    if (!existsSync(join(sqlite, "build", "Release", "better_sqlite3.node"))) {
+      rmSync(sqlite, { recursive: true, force: true });
+    }
     await run(runtime.node, [npmCli, "install", "--no-audit", "--no-fund", "--loglevel=error"], {
       cwd: project,
       env: env(runtime),
