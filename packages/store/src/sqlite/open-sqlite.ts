@@ -46,7 +46,7 @@ export function openSqliteStore(given: string, options: ResolvedOptions, box: Se
     throw mapSqliteError(error);
   }
   const db = opened;
-  const identity = path === ":memory:" ? undefined : fileIdentity(path);
+  const sameFile = path === ":memory:" ? undefined : fileIdentityCheck(path);
 
   const statements = new Map<string, Database.Statement>();
   const closing = new AbortController();
@@ -59,10 +59,10 @@ export function openSqliteStore(given: string, options: ResolvedOptions, box: Se
     outboxWork: new Notifier<void>(),
     nextId: createMessageIdGenerator({ now: options.now }),
     checkFile:
-      identity === undefined
+      sameFile === undefined
         ? undefined
         : () => {
-            if (fileIdentity(path) !== identity) {
+            if (!sameFile()) {
               throw new StoreUnavailableError(
                 `The SQLite database file ${path} was deleted or replaced while this process had it open; nothing more is written to it (it would be lost). Restart the process.`,
                 { code: "store_file_replaced" },
@@ -239,8 +239,27 @@ function pathError(path: string, code: unknown, cause: unknown): StoreUnavailabl
   );
 }
 
-/** Device and inode of the file at `path` ("" when there is none): changes when it is deleted or replaced. */
-function fileIdentity(path: string): string {
-  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
-  return stat === undefined ? "" : `${stat.dev}:${stat.ino}`;
+/**
+ * Whether the file at `path` is still the one there now (same device and inode): false once it is deleted or
+ * replaced. It runs before every commit, so it reads the numbers when they are exact as doubles (the usual case):
+ * a bigint stat and the text of its fields cost about 2.6K instructions more per call than a number stat
+ * (docs/decisions.md, 2026-11-27, day). A device or inode beyond 2^53, which a double could round onto a
+ * neighbour's, is compared as bigints on every call.
+ */
+function fileIdentityCheck(path: string): () => boolean {
+  const opened = statSync(path, { bigint: true, throwIfNoEntry: false });
+  if (opened === undefined) return () => false;
+  const { dev, ino } = opened;
+  if (dev <= BigInt(Number.MAX_SAFE_INTEGER) && ino <= BigInt(Number.MAX_SAFE_INTEGER)) {
+    const devNumber = Number(dev);
+    const inoNumber = Number(ino);
+    return () => {
+      const now = statSync(path, { throwIfNoEntry: false });
+      return now !== undefined && now.ino === inoNumber && now.dev === devNumber;
+    };
+  }
+  return () => {
+    const now = statSync(path, { bigint: true, throwIfNoEntry: false });
+    return now !== undefined && now.ino === ino && now.dev === dev;
+  };
 }
