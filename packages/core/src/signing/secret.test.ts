@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { thrown } from "../../test/helpers.js";
 import { fromBase64, toBase64 } from "../encoding.js";
 import { createSecret, parseSecret } from "./index.js";
-import { parseSecrets } from "./secret.js";
+import { parseSecrets, SIGNING_KEYS_KEPT, signingKeys } from "./secret.js";
 
 const STANDARD_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
@@ -52,5 +52,36 @@ describe("parseSecret", () => {
     expect(error).toMatchObject({ code: "invalid_secret" });
     expect(error.message).toMatch(/^Signing secret 2 of 2: .*not valid base64/);
     expect(thrown(() => parseSecrets([])).message).toContain("No signing secret is configured");
+  });
+});
+
+describe("signingKeys", () => {
+  it("decodes as parseSecrets does, with the same errors, and keeps the bytes for the same secret text", () => {
+    const secret = createSecret();
+    const [key] = signingKeys([secret]);
+    expect(key).toEqual(parseSecret(secret));
+    // Another string object with the same text finds the same bytes: the sender's secrets are read anew per claim.
+    expect(signingKeys([`${secret.slice(0, 10)}${secret.slice(10)}`])[0]).toBe(key);
+    expect(parseSecret(secret)).not.toBe(key); // the public parse always returns its own bytes
+    const error = thrown(() => signingKeys([STANDARD_SECRET, "whsec_n*pe"]));
+    expect(error).toMatchObject({ code: "invalid_secret" });
+    expect(error.message).toMatch(/^Signing secret 2 of 2: .*not valid base64/);
+    expect(thrown(() => signingKeys([])).message).toContain("No signing secret is configured");
+    expect(thrown(() => signingKeys([42 as unknown as string])).message).toMatch(/must be a string/);
+  });
+
+  it(`keeps at most ${SIGNING_KEYS_KEPT} secrets, dropping the least recently used`, () => {
+    const [first, second] = [createSecret(), createSecret()];
+    const firstKey = signingKeys([first])[0];
+    const secondKey = signingKeys([second])[0];
+    // SIGNING_KEYS_KEPT − 1 others, with `first` used again halfway: `second` is then the least recently used.
+    for (let i = 0; i < SIGNING_KEYS_KEPT - 1; i++) {
+      if (i === SIGNING_KEYS_KEPT / 2) signingKeys([first]);
+      signingKeys([createSecret()]);
+    }
+    expect(signingKeys([first])[0]).toBe(firstKey);
+    const again = signingKeys([second])[0];
+    expect(again).not.toBe(secondKey);
+    expect(again).toEqual(secondKey);
   });
 });

@@ -82,12 +82,49 @@ export function parseSecret(secret: string): Uint8Array {
  * ```
  */
 export function parseSecrets(secrets: readonly string[]): Uint8Array[] {
+  return decodeSecrets(secrets, parseSecret);
+}
+
+/** How many decoded secrets {@link signingKeys} keeps: far more than a sender's subscriptions sign with at once. */
+export const SIGNING_KEYS_KEPT = 1024;
+const keptKeys = new Map<string, Uint8Array>();
+
+/**
+ * The HMAC keys of `secrets`, decoded as {@link parseSecrets} decodes them (same errors), and kept for the next call
+ * with the same secret text. A sender signs every delivery of a subscription with the same secrets: decoding them
+ * anew, and computing the HMAC pads that `hmacSha256Base64Sync` keeps per key object, counted about 17K
+ * instructions per delivery (docs/decisions.md, 2026-11-27, day). At most {@link SIGNING_KEYS_KEPT} are kept, the
+ * least recently used dropped first; a secret that fails to decode is not kept. Internal to signing: the bytes
+ * returned are shared between calls and must not be changed.
+ *
+ * @example
+ * ```ts
+ * signingKeys([secret])[0] === signingKeys([secret])[0]; // true
+ * ```
+ */
+export function signingKeys(secrets: readonly string[]): Uint8Array[] {
+  return decodeSecrets(secrets, keptKey);
+}
+
+function keptKey(secret: string): Uint8Array {
+  let key = keptKeys.get(secret);
+  if (key !== undefined) {
+    keptKeys.delete(secret); // re-inserted below: a Map iterates in insertion order, so the first is the least recent
+  } else {
+    key = parseSecret(secret);
+    if (keptKeys.size >= SIGNING_KEYS_KEPT) keptKeys.delete(keptKeys.keys().next().value as string);
+  }
+  keptKeys.set(secret, key);
+  return key;
+}
+
+function decodeSecrets(secrets: readonly string[], decode: (secret: string) => Uint8Array): Uint8Array[] {
   if (!Array.isArray(secrets) || secrets.length === 0) {
     throw invalid("No signing secret is configured. Configure at least one 'whsec_…' secret.");
   }
   return secrets.map((secret, index) => {
     try {
-      return parseSecret(secret);
+      return decode(secret);
     } catch (error) {
       if (secrets.length === 1 || !(error instanceof PlantStoreError)) throw error;
       throw invalid(`Signing secret ${index + 1} of ${secrets.length}: ${error.message}`);

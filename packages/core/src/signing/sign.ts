@@ -4,7 +4,7 @@ import { PlantStoreError } from "../errors.js";
 import { checkBody } from "../options.js";
 import { parseKeys, signingSeed } from "./keys.js";
 import { idProblem, parseTimestamp, signedContent } from "./message-parts.js";
-import { parseSecret, parseSecrets } from "./secret.js";
+import { signingKeys } from "./secret.js";
 
 /**
  * What one message signature covers.
@@ -52,7 +52,7 @@ export async function signWith(crypto: CryptoProvider, input: SignedMessage & Si
     checkBody("sign", input.body);
     return `v1a,${toBase64(await crypto.ed25519Sign(seed, content(input)))}`;
   }
-  const key = parseSecret(input.secret as string);
+  const key = signingKeys([input.secret as string])[0] as Uint8Array;
   checkBody("sign", input.body);
   return signature(crypto, key, content(input));
 }
@@ -88,11 +88,11 @@ export async function signatureHeaderWith(
 ): Promise<string> {
   const privateKeys = input.privateKeys ?? [];
   const secrets = input.secrets ?? (privateKeys.length > 0 ? [] : undefined);
-  // With no private key, parseSecrets refuses a missing or empty list: there would be nothing to sign with.
+  // With no private key, signingKeys refuses a missing or empty list: there would be nothing to sign with.
   const keys =
     privateKeys.length > 0 && Array.isArray(secrets) && secrets.length === 0
       ? []
-      : parseSecrets(secrets as readonly string[]);
+      : signingKeys(secrets as readonly string[]);
   const seeds = await Promise.all(
     parseKeys(privateKeys, (key) => key, "Private key").map((key) => signingSeed(crypto, key)),
   );
