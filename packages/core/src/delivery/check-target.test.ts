@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkTarget } from "./check-target.js";
+import { checkTarget, checkTargetKept, TARGET_URLS_KEPT } from "./check-target.js";
 
 const token = "psk_4f9GhT2kLmNpQrStUvWx";
 
@@ -37,5 +37,40 @@ describe("checkTarget", () => {
       expect(checked.ok).toBe(false);
       if (!checked.ok && bad !== "") expect(checked.reason).not.toContain(bad);
     }
+  });
+});
+
+describe("checkTargetKept", () => {
+  const urls = [
+    "http://127.0.0.1:8080/plant/webhook",
+    "https://plants.example.com/hook?x=1",
+    "HTTPS://Plants.Example.com:443/a/../hook",
+    "not a url",
+    "ftp://example.com/",
+    "https://user:hunter2@example.com/",
+  ];
+  const tokens = [token, "abc-._~+/==", "", "psk a", "a=b"];
+
+  it("gives checkTarget's verdict with the URL's href, whether the URL's verdict was kept or not", () => {
+    for (const round of [1, 2]) {
+      for (const url of urls) {
+        for (const t of tokens) {
+          const expected = checkTarget({ url, token: t, secrets: [] });
+          const kept = checkTargetKept({ url, token: t, secrets: [] });
+          const label = `${url} ${t} (round ${round})`;
+          if (expected.ok) expect(kept, label).toEqual({ ok: true, href: expected.url.href });
+          else expect(kept, label).toEqual(expected);
+        }
+      }
+    }
+  });
+
+  it(`keeps at most ${TARGET_URLS_KEPT} URLs and still judges a URL dropped from them`, () => {
+    for (let i = 0; i <= TARGET_URLS_KEPT; i++)
+      checkTargetKept({ url: `https://h${i}.example/`, token, secrets: [] });
+    expect(checkTargetKept({ url: "https://h0.example/", token, secrets: [] })).toEqual({
+      ok: true,
+      href: "https://h0.example/",
+    });
   });
 });

@@ -20,19 +20,59 @@ export function checkTarget(target: DeliveryTarget): { ok: true; url: URL } | { 
   try {
     url = new URL(target.url);
   } catch {
-    return { ok: false, reason: "The target URL is not a valid absolute URL." };
+    return { ok: false, reason: INVALID_URL };
   }
+  const problem = urlProblem(url) ?? tokenProblem(target.token);
+  return problem === undefined ? { ok: true, url } : { ok: false, reason: problem };
+}
+
+/** How many target URLs {@link checkTargetKept} keeps the verdict of. */
+export const TARGET_URLS_KEPT = 1024;
+const urlVerdicts = new Map<string, { ok: true; href: string } | { ok: false; reason: string }>();
+
+/**
+ * {@link checkTarget} for a sender's hot path: the same verdicts and reasons, with the URL's as its normalised
+ * `href`. The verdict on a URL text is kept for the next delivery to it (at most {@link TARGET_URLS_KEPT}, the oldest
+ * dropped first): parsing it anew counted about 8K instructions per delivery (docs/decisions.md, 2026-11-27, day).
+ * The token is checked on every call. Internal to `deliver`.
+ *
+ * @example
+ * ```ts
+ * checkTargetKept({ url: "https://a.example", token: "psk_x", secrets: [] }); // { ok: true, href: "https://a.example/" }
+ * ```
+ */
+export function checkTargetKept(
+  target: DeliveryTarget,
+): { ok: true; href: string } | { ok: false; reason: string } {
+  const raw = target.url;
+  let verdict = typeof raw === "string" ? urlVerdicts.get(raw) : undefined;
+  if (verdict === undefined) {
+    const checked = checkTarget({ ...target, token: "x" }); // the URL alone: the token is checked below
+    verdict = checked.ok ? { ok: true, href: checked.url.href } : checked;
+    if (typeof raw === "string") {
+      if (urlVerdicts.size >= TARGET_URLS_KEPT) urlVerdicts.delete(urlVerdicts.keys().next().value as string);
+      urlVerdicts.set(raw, verdict);
+    }
+  }
+  if (!verdict.ok) return verdict;
+  const problem = tokenProblem(target.token);
+  return problem === undefined ? verdict : { ok: false, reason: problem };
+}
+
+const INVALID_URL = "The target URL is not a valid absolute URL.";
+
+function urlProblem(url: URL): string | undefined {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return { ok: false, reason: `The target URL must use http or https, not ${url.protocol}.` };
+    return `The target URL must use http or https, not ${url.protocol}.`;
   }
   if (url.username !== "" || url.password !== "") {
-    return { ok: false, reason: "The target URL must not contain credentials; use the token instead." };
+    return "The target URL must not contain credentials; use the token instead.";
   }
-  if (typeof target.token !== "string" || !B64TOKEN.test(target.token)) {
-    return {
-      ok: false,
-      reason: "The target token is empty or not a valid bearer token (RFC 6750 b64token characters only).",
-    };
-  }
-  return { ok: true, url };
+  return undefined;
+}
+
+function tokenProblem(token: unknown): string | undefined {
+  return typeof token === "string" && B64TOKEN.test(token)
+    ? undefined
+    : "The target token is empty or not a valid bearer token (RFC 6750 b64token characters only).";
 }

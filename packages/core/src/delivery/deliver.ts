@@ -2,7 +2,7 @@ import { DEFAULT_EVENT_TYPE, EVENT_TYPE_HEADER, WEBHOOK_HEADERS, WEBHOOK_METHOD 
 import { functionOption, invalidOption, numberOption, stringOption } from "../options.js";
 import { signatureHeader } from "../signing/index.js";
 import { VERSION } from "../version.js";
-import { checkTarget } from "./check-target.js";
+import { checkTargetKept } from "./check-target.js";
 import { type Classification, classifyResponse } from "./classify.js";
 import { describeError, isBlockedAddressError, redact } from "./describe-error.js";
 import { EVENT_TYPE_PATTERN } from "./outbox-rules.js";
@@ -105,7 +105,7 @@ export async function deliver(
   if (!Array.isArray(target.secrets)) {
     return unusable("The target's secrets must be an array of 'whsec_…' strings (empty to send unsigned).");
   }
-  const checked = checkTarget(target);
+  const checked = checkTargetKept(target);
   if (!checked.ok) return unusable(checked.reason);
   if (typeof message.id !== "string" || !HEADER_SAFE_ID.test(message.id)) {
     return unusable("The message id must be a non-empty string of visible ASCII to be sent as webhook-id.");
@@ -159,7 +159,7 @@ export async function deliver(
     ...(result.error === undefined ? {} : { error: redact(result.error, sensitive) }),
   });
 
-  const request = new AttemptRequest(checked.url.href, headers, message.body, timeoutMs, maxResponseBytes);
+  const request = new AttemptRequest(checked.href, headers, message.body, timeoutMs, maxResponseBytes);
   const timeUp = (error: unknown) =>
     request.timedOut || (error as { name?: unknown } | null)?.name === "TimeoutError";
   try {
