@@ -1,4 +1,4 @@
-import { logText } from "@plant-store/app-kit";
+import { createLineWriter, logText } from "@plant-store/app-kit";
 import { deliver, STANDARD_SCHEDULE_MS, type Transport } from "@plant-store/core";
 import type { ClaimedDelivery, Store } from "@plant-store/store";
 import type { Logger } from "pino";
@@ -43,6 +43,18 @@ export interface Worker {
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** The fields of an attempt's log line, in the order they are written (message `attempt`). */
+const ATTEMPT_LINE_KEYS = [
+  "messageId",
+  "deliveryId",
+  "subscriptionId",
+  "attempt",
+  "outcome",
+  "status",
+  "ms",
+  "error",
+] as const;
+
 /**
  * Claims due deliveries with a lease, sends each through core's `deliver` (exact bytes, bearer, Standard Webhooks
  * headers, no redirects) and applies the outcome: 2xx completes; 410 fails the delivery and disables the
@@ -74,6 +86,8 @@ export function startWorker(options: WorkerOptions): Worker {
   const sweepEveryMs = Math.min(60_000, Math.max(50, disableAfterMs / 4));
   const pool = new SlotPool(concurrency, perSubscription);
   const record = createOutcomeRecorder(store, logger);
+  // The line `logger.info(fields, "attempt")` writes, without pino's per-key lookups (app-kit's createLineWriter).
+  const attemptLine = logger && createLineWriter(logger, "info", "attempt", ATTEMPT_LINE_KEYS);
   const tracer = senderTracer();
   const running = new Set<Promise<void>>();
   const stopping = new AbortController();
@@ -112,20 +126,17 @@ export function startWorker(options: WorkerOptions): Worker {
       nextLocalDue = Math.min(nextLocalDue, result.action.at);
       wake?.abort(); // an idle wait started before this retry existed: recompute it
     }
-    logger?.info(
-      {
-        messageId: message.id,
-        deliveryId: delivery.id,
-        subscriptionId: subscription.id,
-        attempt: delivery.attempt,
-        outcome: loggedOutcome(result),
-        status: outcome.status ?? null,
-        ms: outcome.latencyMs,
-        // The error can quote what the endpoint sent (a redirect's Location): bounded like any outside value.
-        ...(outcome.error && { error: logText(outcome.error) }),
-      },
-      "attempt",
-    );
+    attemptLine?.({
+      messageId: message.id,
+      deliveryId: delivery.id,
+      subscriptionId: subscription.id,
+      attempt: delivery.attempt,
+      outcome: loggedOutcome(result),
+      status: outcome.status ?? null,
+      ms: outcome.latencyMs,
+      // The error can quote what the endpoint sent (a redirect's Location): bounded like any outside value.
+      error: outcome.error ? logText(outcome.error) : undefined,
+    });
   }
 
   function launch(delivery: ClaimedDelivery): void {
