@@ -61,6 +61,13 @@ export function createLineWriter<K extends string>(
   const messageKey = internals[messageKeySym] as string;
   const plain = (key: string) => !serializers[key] && !stringifiers[key];
   if (
+    // Not this pino's internals (a logger from another copy of pino, or one that only looks like pino's).
+    !isObject(serializers) ||
+    !isObject(stringifiers) ||
+    !isObject(formatters) ||
+    !isObject(hooks) ||
+    !isObject(stream) ||
+    !isObject(logger.levels?.values) ||
     internals[mixinSym] ||
     formatters.log ||
     internals[nestedKeySym] ||
@@ -109,4 +116,8 @@ function quote(text: string): string {
     if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return JSON.stringify(text);
   }
   return `"${text}"`;
+}
+
+function isObject(value: unknown): value is Record<string | symbol, unknown> {
+  return typeof value === "object" && value !== null;
 }

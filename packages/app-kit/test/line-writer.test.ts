@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import fc from "fast-check";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
@@ -156,5 +157,26 @@ describe("createLineWriter", () => {
     expect(ours).toEqual(run(false));
     expect(ours.warn).toHaveLength(1);
     expect(ours.info).toHaveLength(2);
+  });
+
+  it("takes the logger's own method for a logger that is not this pino's (a look-alike, another copy of pino)", () => {
+    const calls: unknown[][] = [];
+    const lookAlike = { info: (...args: unknown[]) => void calls.push(args) } as unknown as pino.Logger;
+    createLineWriter(lookAlike, "info", "attempt", ["status", "ms"])({ status: 200, ms: 1.5 });
+    expect(calls).toEqual([[{ status: 200, ms: 1.5 }, "attempt"]]);
+    // A pino logger whose symbols are not this copy's: none of the internals the fast path reads are found.
+    const out = recorder();
+    const real = pino({ level: "info" }, out.stream);
+    const foreign = new Proxy(real, {
+      get(target, key) {
+        if (typeof key === "symbol") return undefined;
+        const found = Reflect.get(target, key);
+        return typeof found === "function" ? found.bind(target) : found;
+      },
+    });
+    createLineWriter(foreign as unknown as pino.Logger, "info", "attempt", ["status"])({ status: 201 });
+    expect(out.writes.map(frozen)).toEqual([
+      `{"level":30,"time":0,"pid":${process.pid},"hostname":"${hostname()}","status":201,"msg":"attempt"}\n`,
+    ]);
   });
 });
