@@ -1,3 +1,4 @@
+import { createKept } from "../kept.js";
 import type { DeliveryTarget } from "./types.js";
 
 // RFC 6750 b64token: anything else cannot be sent in a header, and runtimes echo rejected values in errors.
@@ -28,13 +29,13 @@ export function checkTarget(target: DeliveryTarget): { ok: true; url: URL } | { 
 
 /** How many target URLs {@link checkTargetKept} keeps the verdict of. */
 export const TARGET_URLS_KEPT = 1024;
-const urlVerdicts = new Map<string, { ok: true; href: string } | { ok: false; reason: string }>();
+const usableUrls = createKept<string>(TARGET_URLS_KEPT);
 
 /**
- * {@link checkTarget} for a sender's hot path: the same verdicts and reasons, with the URL's as its normalised
- * `href`. The verdict on a URL text is kept for the next delivery to it (at most {@link TARGET_URLS_KEPT}, the oldest
- * dropped first): parsing it anew counted about 8K instructions per delivery (docs/decisions.md, 2026-11-27, day).
- * The token is checked on every call. Internal to `deliver`.
+ * {@link checkTarget} for `deliver`: the same verdicts and reasons, with the URL given as its normalised `href`. A
+ * usable URL's `href` is kept for the next delivery to the same URL text (at most {@link TARGET_URLS_KEPT}, the least
+ * recently used dropped first): parsing it anew counted about 8K instructions per delivery (docs/decisions.md,
+ * 2026-11-27, day). An unusable URL is parsed again every time, and the token is checked on every call. Internal.
  *
  * @example
  * ```ts
@@ -45,18 +46,20 @@ export function checkTargetKept(
   target: DeliveryTarget,
 ): { ok: true; href: string } | { ok: false; reason: string } {
   const raw = target.url;
-  let verdict = typeof raw === "string" ? urlVerdicts.get(raw) : undefined;
-  if (verdict === undefined) {
-    const checked = checkTarget({ ...target, token: "x" }); // the URL alone: the token is checked below
-    verdict = checked.ok ? { ok: true, href: checked.url.href } : checked;
-    if (typeof raw === "string") {
-      if (urlVerdicts.size >= TARGET_URLS_KEPT) urlVerdicts.delete(urlVerdicts.keys().next().value as string);
-      urlVerdicts.set(raw, verdict);
+  let href = typeof raw === "string" ? usableUrls.get(raw) : undefined;
+  if (href === undefined) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return { ok: false, reason: INVALID_URL };
     }
+    const problem = urlProblem(url);
+    if (problem !== undefined) return { ok: false, reason: problem };
+    href = typeof raw === "string" ? usableUrls.set(raw, url.href) : url.href;
   }
-  if (!verdict.ok) return verdict;
   const problem = tokenProblem(target.token);
-  return problem === undefined ? verdict : { ok: false, reason: problem };
+  return problem === undefined ? { ok: true, href } : { ok: false, reason: problem };
 }
 
 const INVALID_URL = "The target URL is not a valid absolute URL.";

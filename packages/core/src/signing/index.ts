@@ -8,7 +8,12 @@
 import * as platformCrypto from "#crypto";
 import { createSigning } from "./create-signing.js";
 import type { KeyPair } from "./keys.js";
-import type { SignatureHeaderInput, SignedMessage, SignKey } from "./sign.js";
+import {
+  type SignatureHeaderInput,
+  type SignedMessage,
+  type SignKey,
+  signatureHeaderKeptWith,
+} from "./sign.js";
 import {
   parseVerifierKeys,
   type VerifyInput,
@@ -100,6 +105,19 @@ export function sign(input: SignedMessage & SignKey): Promise<string> {
  */
 export function signatureHeader(input: SignatureHeaderInput): Promise<string> {
   return signing.signatureHeader(input);
+}
+
+/**
+ * {@link signatureHeader} with the secrets' decoded keys kept between calls: `deliver`'s, internal (not exported by
+ * the package).
+ *
+ * @example
+ * ```ts
+ * await signatureHeaderKept({ secrets: [secret], id, timestamp, body }); // "v1,…"
+ * ```
+ */
+export function signatureHeaderKept(input: SignatureHeaderInput): Promise<string> {
+  return signatureHeaderKeptWith(platformCrypto, input);
 }
 
 /**

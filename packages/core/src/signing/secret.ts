@@ -1,5 +1,6 @@
 import { fromBase64, toBase64 } from "../encoding.js";
 import { PlantStoreError } from "../errors.js";
+import { createKept } from "../kept.js";
 
 /**
  * Prefix of Standard Webhooks signing secrets.
@@ -87,15 +88,16 @@ export function parseSecrets(secrets: readonly string[]): Uint8Array[] {
 
 /** How many decoded secrets {@link signingKeys} keeps: far more than a sender's subscriptions sign with at once. */
 export const SIGNING_KEYS_KEPT = 1024;
-const keptKeys = new Map<string, Uint8Array>();
+const keptKeys = createKept<Uint8Array>(SIGNING_KEYS_KEPT);
 
 /**
  * The HMAC keys of `secrets`, decoded as {@link parseSecrets} decodes them (same errors), and kept for the next call
- * with the same secret text. A sender signs every delivery of a subscription with the same secrets: decoding them
- * anew, and computing the HMAC pads that `hmacSha256Base64Sync` keeps per key object, counted about 17K
- * instructions per delivery (docs/decisions.md, 2026-11-27, day). At most {@link SIGNING_KEYS_KEPT} are kept, the
- * least recently used dropped first; a secret that fails to decode is not kept. Internal to signing: the bytes
- * returned are shared between calls and must not be changed.
+ * with the same secret text: `deliver` signs every attempt of a subscription with the same secrets, and decoding
+ * them anew, with the HMAC pads that `hmacSha256Base64Sync` keeps per key object, counted about 15K instructions
+ * per delivery (docs/decisions.md, 2026-11-27, day). At most {@link SIGNING_KEYS_KEPT} secrets (their text, their
+ * key and its pads) stay in memory, the least recently used dropped first; one that fails to decode is not kept.
+ * Internal to `deliver`'s signing (the public `sign` and `signatureHeader` decode on every call): the bytes returned
+ * are shared between calls and must not be changed.
  *
  * @example
  * ```ts
@@ -103,19 +105,10 @@ const keptKeys = new Map<string, Uint8Array>();
  * ```
  */
 export function signingKeys(secrets: readonly string[]): Uint8Array[] {
-  return decodeSecrets(secrets, keptKey);
-}
-
-function keptKey(secret: string): Uint8Array {
-  let key = keptKeys.get(secret);
-  if (key !== undefined) {
-    keptKeys.delete(secret); // re-inserted below: a Map iterates in insertion order, so the first is the least recent
-  } else {
-    key = parseSecret(secret);
-    if (keptKeys.size >= SIGNING_KEYS_KEPT) keptKeys.delete(keptKeys.keys().next().value as string);
-  }
-  keptKeys.set(secret, key);
-  return key;
+  return decodeSecrets(
+    secrets,
+    (secret) => keptKeys.get(secret) ?? keptKeys.set(secret, parseSecret(secret)),
+  );
 }
 
 function decodeSecrets(secrets: readonly string[], decode: (secret: string) => Uint8Array): Uint8Array[] {

@@ -4,7 +4,7 @@ import { PlantStoreError } from "../errors.js";
 import { checkBody } from "../options.js";
 import { parseKeys, signingSeed } from "./keys.js";
 import { idProblem, parseTimestamp, signedContent } from "./message-parts.js";
-import { signingKeys } from "./secret.js";
+import { parseSecret, parseSecrets, signingKeys } from "./secret.js";
 
 /**
  * What one message signature covers.
@@ -52,7 +52,7 @@ export async function signWith(crypto: CryptoProvider, input: SignedMessage & Si
     checkBody("sign", input.body);
     return `v1a,${toBase64(await crypto.ed25519Sign(seed, content(input)))}`;
   }
-  const key = signingKeys([input.secret as string])[0] as Uint8Array;
+  const key = parseSecret(input.secret as string);
   checkBody("sign", input.body);
   return signature(crypto, key, content(input));
 }
@@ -82,17 +82,38 @@ export type SignatureHeaderInput = SignedMessage & {
  * await signatureHeaderWith(web, { secrets: [oldSecret, newSecret], id, timestamp, body }); // "v1,… v1,…"
  * ```
  */
-export async function signatureHeaderWith(
+export function signatureHeaderWith(crypto: CryptoProvider, input: SignatureHeaderInput): Promise<string> {
+  return signatureHeaderFrom(crypto, input, parseSecrets);
+}
+
+/**
+ * {@link signatureHeaderWith} with the secrets' keys kept between calls (`signingKeys`): for `deliver`, which signs
+ * every attempt of a subscription with the same secrets. Internal.
+ *
+ * @example
+ * ```ts
+ * await signatureHeaderKeptWith(crypto, { secrets: [secret], id, timestamp, body }); // "v1,…"
+ * ```
+ */
+export function signatureHeaderKeptWith(
   crypto: CryptoProvider,
   input: SignatureHeaderInput,
 ): Promise<string> {
+  return signatureHeaderFrom(crypto, input, signingKeys);
+}
+
+async function signatureHeaderFrom(
+  crypto: CryptoProvider,
+  input: SignatureHeaderInput,
+  decode: (secrets: readonly string[]) => Uint8Array[],
+): Promise<string> {
   const privateKeys = input.privateKeys ?? [];
   const secrets = input.secrets ?? (privateKeys.length > 0 ? [] : undefined);
-  // With no private key, signingKeys refuses a missing or empty list: there would be nothing to sign with.
+  // With no private key, decoding refuses a missing or empty list: there would be nothing to sign with.
   const keys =
     privateKeys.length > 0 && Array.isArray(secrets) && secrets.length === 0
       ? []
-      : signingKeys(secrets as readonly string[]);
+      : decode(secrets as readonly string[]);
   const seeds = await Promise.all(
     parseKeys(privateKeys, (key) => key, "Private key").map((key) => signingSeed(crypto, key)),
   );
