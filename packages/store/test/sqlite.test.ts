@@ -13,6 +13,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStore, type Store, StoreConfigError, StoreUnavailableError } from "../src/index.js";
+import { fileIdentityCheck } from "../src/sqlite/open-sqlite.js";
 import { spawnChild } from "./support/child.js";
 
 // SQLite-only behaviour: group commit, lock contention, URL forms, several processes on one file.
@@ -367,6 +368,39 @@ describe("SQLite files", () => {
       await expect(store.inbox.record({ webhookId: "after", body: "{}" })).rejects.toMatchObject(refused);
       await expect(store.outbox.publish({ id: 1, name: "Fern" })).rejects.toMatchObject(refused);
       await expect(store.ping()).rejects.toMatchObject(refused);
+    },
+  );
+});
+
+describe("fileIdentityCheck", () => {
+  let where: string;
+  beforeEach(() => {
+    where = mkdtempSync(join(tmpdir(), "plant-store-identity-"));
+  });
+  afterEach(() => rmSync(where, { recursive: true, force: true }));
+
+  it.each([
+    ["as numbers", true],
+    ["as bigints (a device or inode beyond 2^53)", false],
+  ])(
+    "compares the device and inode %s: the same file passes; deleted, renamed or replaced, it fails",
+    (_, numbers) => {
+      const path = join(where, "a.db");
+      const other = join(where, "b.db");
+      writeFileSync(path, "x");
+      const same = fileIdentityCheck(path, numbers);
+      expect(same()).toBe(true);
+      writeFileSync(path, "changed in place"); // the same inode
+      expect(same()).toBe(true);
+      renameSync(path, other);
+      expect(same()).toBe(false);
+      writeFileSync(path, "another file"); // a new inode at the path (the old one is still held by `other`)
+      expect(same()).toBe(false);
+      rmSync(path);
+      expect(same()).toBe(false);
+      renameSync(other, path); // the original back in its place
+      expect(same()).toBe(true);
+      expect(fileIdentityCheck(join(where, "missing.db"), numbers)()).toBe(false);
     },
   );
 });

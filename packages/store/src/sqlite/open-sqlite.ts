@@ -240,17 +240,18 @@ function pathError(path: string, code: unknown, cause: unknown): StoreUnavailabl
 }
 
 /**
- * Whether the file at `path` is still the one there now (same device and inode): false once it is deleted or
- * replaced. It runs before every commit, so it reads the numbers when they are exact as doubles (the usual case):
- * a bigint stat and the text of its fields cost about 2.6K instructions more per call than a number stat
- * (docs/decisions.md, 2026-11-27, day). A device or inode beyond 2^53, which a double could round onto a
- * neighbour's, is compared as bigints on every call.
+ * A check that the file now at `path` is still the one there when the check was made (same device and inode): false
+ * once it is deleted or replaced, and always false if there was no file to begin with. It runs before every store
+ * operation, so it reads a number stat when the device and inode are exact as doubles (the usual case): a bigint
+ * stat and the text of its fields cost about 2.6K instructions more per call (docs/decisions.md, 2026-11-27, day).
+ * A device or inode beyond 2^53, which a double could round onto a neighbour's, is compared as bigints on every
+ * call. `numbers` forces one way or the other (tests).
  */
-function fileIdentityCheck(path: string): () => boolean {
+export function fileIdentityCheck(path: string, numbers?: boolean): () => boolean {
   const opened = statSync(path, { bigint: true, throwIfNoEntry: false });
   if (opened === undefined) return () => false;
   const { dev, ino } = opened;
-  if (dev <= BigInt(Number.MAX_SAFE_INTEGER) && ino <= BigInt(Number.MAX_SAFE_INTEGER)) {
+  if (numbers ?? (dev <= BigInt(Number.MAX_SAFE_INTEGER) && ino <= BigInt(Number.MAX_SAFE_INTEGER))) {
     const devNumber = Number(dev);
     const inoNumber = Number(ino);
     return () => {
