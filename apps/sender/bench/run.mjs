@@ -245,6 +245,6 @@ What bounds the ratio, measured in the same run: the outbox's bookkeeping alone 
 and an outcome per delivery, in SQLite, with no HTTP at all) and the raw request are each a large share of a
 delivery, and the sender does both on one thread. One after the other they allow the "bound" row; the rest of our
 cost per delivery is signing, the SSRF guard, the worker's own bookkeeping, the log line and the metrics. Where the
-bookkeeping's cost comes from is in docs/architecture.md ("Cost per delivery").
+bookkeeping's cost comes from is in docs/decisions.md (2026-11-27, morning and day).
 `,
 );

@@ -126,6 +126,7 @@ export function startWorker(options: WorkerOptions): Worker {
       nextLocalDue = Math.min(nextLocalDue, result.action.at);
       wake?.abort(); // an idle wait started before this retry existed: recompute it
     }
+    // Written in ATTEMPT_LINE_KEYS' order, whatever the order here; an undefined value is left out.
     attemptLine?.({
       messageId: message.id,
       deliveryId: delivery.id,
