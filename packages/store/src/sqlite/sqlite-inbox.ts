@@ -82,7 +82,9 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
     return results;
   });
   const commit = (rows: PendingInboxRow[]): InboxRecordResult[] => {
-    const results = writeBatch.immediate(rows);
+    // One row is one statement, its own transaction (autocommit, synced as FULL like any commit): without the
+    // BEGIN IMMEDIATE and COMMIT statements around it, about 5K instructions less when requests come one at a time.
+    const results = rows.length === 1 ? [insertOne(rows[0] as PendingInboxRow)] : writeBatch.immediate(rows);
     const seqs: number[] = [];
     for (const result of results) if (!result.duplicate) seqs.push(result.event.seq);
     if (seqs.length > 0) ctx.inboxSeqs.emit(seqs);
