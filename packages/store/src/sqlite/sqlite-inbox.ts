@@ -46,12 +46,11 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
     return { duplicate: false, event: storedInboxEvent(row, Number(inserted.lastInsertRowid)) };
   };
   // Several rows of a batch go in ONE statement (up to ROWS_PER_INSERT): a statement per event cost about 9K
-  // instructions more per event (bench:parts, docs/decisions.md). Without a conflict clause, a duplicate webhook-id makes the
-  // whole statement fail and undo itself (SQLite's ABORT, the transaction stays open); its rows then go one by one
-  // above, which tells each duplicate apart. Otherwise every row was inserted, in order, each taking the next seq
-  // (the write lock is ours), so the last row's seq gives all of them.
-  const insertMany = (rows: readonly PendingInboxRow[]): InboxRecordResult[] => {
-    if (rows.length === 1) return [insertOne(rows[0] as PendingInboxRow)];
+  // instructions more per event (bench:parts, docs/decisions.md). Without a conflict clause, a duplicate webhook-id
+  // makes the whole statement fail and undo itself (SQLite's ABORT): null, and the caller inserts the rows one by one
+  // (insertOne), which tells each duplicate apart. Otherwise every row was inserted, in order, each taking the next
+  // seq (the statement holds the write lock), so the last row's seq gives all of them.
+  const insertRows = (rows: readonly PendingInboxRow[]): InboxRecordResult[] | null => {
     const values: unknown[] = [];
     for (const row of rows) {
       values.push(row.webhookId, row.eventType, row.body, headersJson(row.headers), row.receivedAt);
@@ -67,24 +66,32 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
       }
       last = Number(inserted.lastInsertRowid);
     } catch (error) {
-      if (isUniqueViolation(error)) return rows.map(insertOne);
+      if (isUniqueViolation(error)) return null;
       throw error;
     }
     const first = last - rows.length + 1;
     return rows.map((row, i) => ({ duplicate: false, event: storedInboxEvent(row, first + i) }));
   };
-  const writeBatch = ctx.db.transaction((rows: PendingInboxRow[]): InboxRecordResult[] => {
-    if (rows.length <= ROWS_PER_INSERT) return insertMany(rows);
+  const insertOneByOne = ctx.db.transaction((rows: readonly PendingInboxRow[]) => rows.map(insertOne));
+  const insertInChunks = ctx.db.transaction((rows: PendingInboxRow[]): InboxRecordResult[] => {
     const results: InboxRecordResult[] = [];
     for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-      results.push(...insertMany(rows.slice(start, start + ROWS_PER_INSERT)));
+      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+      results.push(...(insertRows(chunk) ?? chunk.map(insertOne)));
     }
     return results;
   });
+  // A batch that fits one statement is that statement alone, its own transaction (autocommit; synced as FULL like
+  // any commit): no BEGIN IMMEDIATE and COMMIT around it, 9.5K instructions less per commit (docs/decisions.md,
+  // 2026-11-27, day). A duplicate among its rows undoes it whole, and the rows go one by one in one transaction.
+  // A larger batch is several statements in one transaction, so it is still one commit and one fsync.
+  const insertBatch = (rows: PendingInboxRow[]): InboxRecordResult[] => {
+    if (rows.length === 1) return [insertOne(rows[0] as PendingInboxRow)];
+    if (rows.length > ROWS_PER_INSERT) return insertInChunks.immediate(rows);
+    return insertRows(rows) ?? insertOneByOne.immediate(rows);
+  };
   const commit = (rows: PendingInboxRow[]): InboxRecordResult[] => {
-    // One row is one statement, its own transaction (autocommit, synced as FULL like any commit): without the
-    // BEGIN IMMEDIATE and COMMIT statements around it, about 5K instructions less when requests come one at a time.
-    const results = rows.length === 1 ? [insertOne(rows[0] as PendingInboxRow)] : writeBatch.immediate(rows);
+    const results = insertBatch(rows);
     const seqs: number[] = [];
     for (const result of results) if (!result.duplicate) seqs.push(result.event.seq);
     if (seqs.length > 0) ctx.inboxSeqs.emit(seqs);
