@@ -196,6 +196,48 @@ describe("SQLite group commit", () => {
   });
 });
 
+describe("SQLite group commit under another process's lock", () => {
+  it("retries a batch held up by another process's lock, whatever that process committed meanwhile", async () => {
+    // The store waits out the lock for as long as a busy machine needs to run the release timer below.
+    const store = await open({ busyTimeoutMs: 60_000 });
+    await store.inbox.record({ webhookId: "old", body: "0" });
+    const locker = new Database(file);
+    // One row, 2..64 rows (one statement, or one by one after a duplicate) and more than 64 (one transaction).
+    const cases: [string[], string | null][] = [
+      [["s1"], null],
+      [["t1"], "t1"],
+      [["old", "m1", "m2"], null],
+      [["m3", "m4"], "m3"],
+      [Array.from({ length: 100 }, (_, i) => `big${i}`), "big70"],
+    ];
+    try {
+      for (const [ids, taken] of cases) {
+        locker.exec("BEGIN IMMEDIATE");
+        if (taken) {
+          locker
+            .prepare(
+              "INSERT INTO inbox_events (webhook_id, event_type, body, headers, received_at) VALUES (?, 'newPlant', 'o', '{}', 0)",
+            )
+            .run(taken);
+        }
+        const pending = Promise.all(ids.map((webhookId) => store.inbox.record({ webhookId, body: "x" })));
+        // Released in a later turn: the store's first try, at the end of this turn, finds the lock held and it
+        // retries on a timer until it is free.
+        setTimeout(() => locker.exec(taken ? "COMMIT" : "ROLLBACK"), 30);
+        const results = await pending;
+        expect(results.map((r) => r.duplicate)).toEqual(ids.map((id) => id === taken || id === "old"));
+        for (const [i, r] of results.entries()) {
+          if (!r.duplicate) expect(r.event.seq).toBe((await store.inbox.get(ids[i] as string))!.seq);
+        }
+      }
+      const stored = cases.reduce((n, [ids]) => n + ids.filter((id) => id !== "old").length, 1);
+      expect(await store.inbox.count()).toBe(stored);
+    } finally {
+      locker.close();
+    }
+  }, 120_000);
+});
+
 describe("SQLite URLs and failures", () => {
   it("opens :memory:, sqlite: and file: URLs and creates the parent directory", async () => {
     for (const url of [":memory:", `sqlite:${join(dir, "a", "x.db")}`, `file://${join(dir, "b", "y.db")}`]) {

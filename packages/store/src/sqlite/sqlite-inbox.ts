@@ -17,8 +17,9 @@ export interface SqliteInbox extends Inbox {
 }
 
 /**
- * SQLite inbox. With group commit, `record()` calls of one event-loop turn are inserted in ONE
- * IMMEDIATE transaction (synchronous=FULL: one WAL fsync), and each promise settles after it.
+ * SQLite inbox. With group commit, `record()` calls of one event-loop turn are inserted in one transaction (one
+ * INSERT in autocommit for up to 64 rows, otherwise one IMMEDIATE transaction; synchronous=FULL: one WAL fsync
+ * either way), and each promise settles after it.
  *
  * @example
  * ```ts
@@ -61,6 +62,7 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
         .sql(insertInboxEventsSql(rows.length))
         // Spread, not one array: better-sqlite3 reads an array's values one by one through V8's API.
         .run(...values);
+      // Cannot happen (no conflict clause, no trigger); run in autocommit, the rows would be committed already.
       if (inserted.changes !== rows.length) {
         throw new Error(`A batch of ${rows.length} inbox rows inserted ${inserted.changes}.`);
       }
@@ -81,10 +83,11 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
     }
     return results;
   });
-  // A batch that fits one statement is that statement alone, its own transaction (autocommit; synced as FULL like
-  // any commit): no BEGIN IMMEDIATE and COMMIT around it, 9.5K instructions less per commit (docs/decisions.md,
-  // 2026-11-27, day). A duplicate among its rows undoes it whole, and the rows go one by one in one transaction.
-  // A larger batch is several statements in one transaction, so it is still one commit and one fsync.
+  // A batch that fits one statement is that statement alone, its own transaction (autocommit; one fdatasync with
+  // synchronous=FULL, like any commit): no BEGIN IMMEDIATE and COMMIT around it, 4–9.5K instructions less per
+  // commit (docs/decisions.md, 2026-11-27, day). A duplicate among several rows undoes that statement whole, and the
+  // rows go one by one in one transaction (a second take of the write lock: what another process committed in
+  // between is a duplicate like any other). A larger batch is several statements in one transaction: one commit.
   const insertBatch = (rows: PendingInboxRow[]): InboxRecordResult[] => {
     if (rows.length === 1) return [insertOne(rows[0] as PendingInboxRow)];
     if (rows.length > ROWS_PER_INSERT) return insertInChunks.immediate(rows);
