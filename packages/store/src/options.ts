@@ -1,5 +1,6 @@
 import type { Pool } from "pg";
 import { StoreInputError } from "./errors.js";
+import { keptHeaderSet } from "./shared/headers.js";
 
 /** Where warnings go (pino, console, …). Messages never contain secrets. */
 export interface StoreLogger {
@@ -47,7 +48,10 @@ export interface OpenStoreOptions {
   groupCommit?: boolean | undefined;
   /** Most events per group commit; default 500. */
   maxBatchSize?: number | undefined;
-  /** Extra request headers to keep with inbox events (credentials are always dropped). */
+  /**
+   * Extra request headers to keep with inbox events (credentials are always dropped). Each must be a header name
+   * (RFC 9110: a token); anything else is refused with `invalid_option`.
+   */
   keepHeaders?: readonly string[] | undefined;
   /**
    * How long a statement waits for another connection's lock before failing as unavailable (503 in the apps);
@@ -78,7 +82,8 @@ export interface ResolvedOptions {
   logger: StoreLogger;
   groupCommit: boolean;
   maxBatchSize: number;
-  keepHeaders: readonly string[];
+  /** The headers kept with inbox events: the defaults, the app's `keepHeaders`, minus credentials. */
+  keptHeaders: ReadonlySet<string>;
   migrate: boolean;
   busyTimeoutMs: number;
   statementTimeoutMs: number;
@@ -91,7 +96,7 @@ export function resolveOptions(options: OpenStoreOptions): ResolvedOptions {
     logger: options.logger ?? console,
     groupCommit: options.groupCommit ?? true,
     maxBatchSize: Math.max(1, options.maxBatchSize ?? 500),
-    keepHeaders: options.keepHeaders ?? [],
+    keptHeaders: keptHeaderSet(options.keepHeaders ?? []),
     migrate: options.migrate ?? true,
     busyTimeoutMs: milliseconds(options.busyTimeoutMs ?? 5000, "busyTimeoutMs"),
     statementTimeoutMs: milliseconds(options.statementTimeoutMs ?? 10_000, "statementTimeoutMs"),

@@ -4,7 +4,7 @@ import { StoreUnavailableError } from "../errors.js";
 import { decodeCursor, encodeCursor, fitBytes, pageLimit, pageMaxBytes } from "../shared/cursor.js";
 import { followInbox } from "../shared/follow-inbox.js";
 import { GroupCommitter } from "../shared/group-commit.js";
-import { headersJson, keptHeaderSet, pickHeaders } from "../shared/headers.js";
+import { headersJson, pickHeaders } from "../shared/headers.js";
 import { type InboxRow, type PendingInboxRow, storedInboxEvent, toInboxEvent } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
 import { checkEventType, checkKey, copyBody } from "../shared/validate.js";
@@ -28,7 +28,7 @@ export interface PgInbox extends Inbox {
  */
 export function createPgInbox(ctx: PgContext): PgInbox {
   const { s } = ctx;
-  const keep = keptHeaderSet(ctx.options.keepHeaders);
+  const keep = ctx.options.keptHeaders;
   const insertSql = `
 WITH ins AS (
   INSERT INTO ${s}.inbox_events (webhook_id, body, headers, received_at, event_type)

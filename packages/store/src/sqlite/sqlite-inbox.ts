@@ -4,7 +4,7 @@ import { StoreUnavailableError } from "../errors.js";
 import { decodeCursor, encodeCursor, fitBytes, pageLimit, pageMaxBytes } from "../shared/cursor.js";
 import { followInbox } from "../shared/follow-inbox.js";
 import { GroupCommitter } from "../shared/group-commit.js";
-import { headersJson, keptHeaderSet, pickHeaders } from "../shared/headers.js";
+import { headersJson, pickHeaders } from "../shared/headers.js";
 import { type InboxRow, type PendingInboxRow, storedInboxEvent, toInboxEvent } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
 import { checkEventType, checkKey, copyBody } from "../shared/validate.js";
@@ -28,7 +28,7 @@ export interface SqliteInbox extends Inbox {
  * ```
  */
 export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
-  const keep = keptHeaderSet(ctx.options.keepHeaders);
+  const keep = ctx.options.keptHeaders;
   // No RETURNING: SQLite materialises RETURNING rows through a temporary table, which made each insert take
   // about twice as long. `changes` tells a duplicate (0) from an insert, `lastInsertRowid` is its seq.
   const insert = ctx.sql(

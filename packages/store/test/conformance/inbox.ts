@@ -56,6 +56,22 @@ export function inboxConformance(backend: () => TestBackend): void {
       });
     });
 
+    it("refuses a kept header that is not a header name, before opening anything", async () => {
+      for (const keepHeaders of [
+        ["x request id"],
+        ['x-"quoted"'],
+        ["x-ünïcode"],
+        [""],
+        [42],
+        "x-request-id",
+      ]) {
+        await expect(backend().open({ keepHeaders: keepHeaders as never })).rejects.toMatchObject({
+          code: "invalid_option",
+          message: expect.stringContaining("keepHeaders"),
+        });
+      }
+    });
+
     it("keeps the first write and reports later ones as duplicates, not errors", async () => {
       const store = await backend().open();
       await store.inbox.record({ webhookId: "msg_1", body: NEW_PLANT(1, "first") });
