@@ -8,6 +8,7 @@ const {
   endSym,
   formattersSym,
   hooksSym,
+  levelValSym,
   lsCacheSym,
   messageKeySym,
   mixinSym,
@@ -86,8 +87,18 @@ export function createLineWriter<K extends string>(
   const time = internals[timeSym] as () => string;
   const prefixes = keys.map((key) => `,${JSON.stringify(key)}:`);
   const tail = `,${JSON.stringify(messageKey)}:${JSON.stringify(msg)}${internals[endSym] as string}`;
+  // Whether the level is enabled, asked again only when the logger's level changed: pino's `isLevelEnabled`
+  // counted about 1.3K instructions a call. The answer depends on the logger's level value alone (its levels and
+  // their comparison are fixed when it is made), which every level change writes.
+  let checkedLevel: unknown = Number.NaN;
+  let enabled = false;
   return (values) => {
-    if (!logger.isLevelEnabled(level)) return;
+    const current = internals[levelValSym];
+    if (current !== checkedLevel) {
+      checkedLevel = current;
+      enabled = logger.isLevelEnabled(level);
+    }
+    if (!enabled) return;
     // Read per call: a level change rebuilds the cache, a child's bindings are its own.
     let line =
       (internals[lsCacheSym] as Record<number, string>)[levelValue] +
@@ -111,12 +122,11 @@ function encode(value: string | number | boolean | null): string {
 
 /** `JSON.stringify(text)`, with printable ASCII that needs no escape (ids, types, outcomes) quoted directly. */
 function quote(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return JSON.stringify(text);
-  }
-  return `"${text}"`;
+  return PLAIN_JSON_TEXT.test(text) ? `"${text}"` : JSON.stringify(text);
 }
+
+/** Printable ASCII but `"` and `\`: what `JSON.stringify` writes between quotes unchanged. */
+const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 function isObject(value: unknown): value is Record<string | symbol, unknown> {
   return typeof value === "object" && value !== null;

@@ -80,6 +80,34 @@ describe("createLineWriter", () => {
     writer({ status: 201 });
     expect(writes).toHaveLength(1);
     expect(JSON.parse(writes[0] as string)).toMatchObject({ level: 30, status: 201, msg: "webhook" });
+    logger.level = "error";
+    writer({ status: 202 });
+    expect(writes).toHaveLength(1);
+    logger.level = "info";
+    writer({ status: 203 });
+    expect(writes).toHaveLength(2);
+  });
+
+  it("follows a logger whose levels compare the other way (levelComparison DESC)", () => {
+    const { writes, stream } = recorder();
+    const logger = pino(
+      {
+        customLevels: { low: 100, high: 10 },
+        useOnlyCustomLevels: true,
+        levelComparison: "DESC",
+        level: "low",
+      },
+      stream,
+    );
+    const writer = createLineWriter(logger, "high" as pino.Level, "m", ["status"]);
+    writer({ status: 1 });
+    expect(writes).toHaveLength(1);
+    logger.level = "high";
+    writer({ status: 2 });
+    expect(writes).toHaveLength(2);
+    const lowWriter = createLineWriter(logger, "low" as pino.Level, "m", ["status"]);
+    lowWriter({ status: 3 });
+    expect(writes).toHaveLength(2);
   });
 
   it("writes a child logger's bindings", () => {
