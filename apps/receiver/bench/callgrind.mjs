@@ -5,7 +5,7 @@
 //   pnpm build && pnpm --filter @plant-store/receiver bench:callgrind          (needs valgrind; ~15 min)
 //   BENCH_TARGETS=fastify,sqlite BENCH_UNITS=400 BENCH_CONCURRENCY=1 …          (a partial run keeps the file)
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -100,9 +100,14 @@ warm-up, V8's late compiling and shutdown fall outside the figure`
     : `a figure is the difference between the runs serving ${3 * UNITS} and ${UNITS} requests after the same warm-up,
 per request, so start-up, JIT warm-up and shutdown cancel out`;
 console.log(table);
+// The file's hand-kept tables (partial runs by concurrency) start at this heading and are carried over unchanged.
+const KEPT_SECTION = "\n## By the load's concurrency";
+const file = here("../BENCH-instructions.md");
+const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
+const kept = previous.includes(KEPT_SECTION) ? previous.slice(previous.indexOf(KEPT_SECTION)) : "";
 if (Object.keys(counts).length === Object.keys(TARGETS).length) {
   writeFileSync(
-    here("../BENCH-instructions.md"),
+    file,
     `# plant-store-receiver: instructions per request
 
 Command: \`pnpm build && pnpm --filter @plant-store/receiver bench:callgrind\` (needs valgrind). Node
@@ -125,6 +130,6 @@ the figures and what they mean for issue 23's goal are in docs/decisions.md (202
 With V8's default flags (\`BENCH_NODE_FLAGS=" "\`) the same two-run method gives other ratios, because background
 compilation and collection land in one run more than the other; what they gave, and the steady cost counted inside
 one running server, are in docs/decisions.md (2026-11-26, late).
-`,
+${kept}`,
   );
 }
