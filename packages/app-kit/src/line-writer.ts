@@ -35,7 +35,8 @@ type Internals = Record<symbol, unknown>;
  * `formatters.log`, no `nestedKey`, no `logMethod`/`streamWrite` hook, no multistream destination, and none of the
  * keys or the message key has a serializer or a redaction path; any other logger gets `logger[level](values, msg)`.
  * Keys are written in `keys` order (pino writes the values object's own order: give them in the same order). The
- * level is checked on every call (it can change at run time). A string value is written as `JSON.stringify`
+ * logger's level is read on every call (it can change at run time); pino is asked whether it is enabled only when
+ * it changed. A string value is written as `JSON.stringify`
  * writes it: the same bytes as pino's, except that a lone surrogate is escaped (`\udc00`) where pino writes it raw
  * (invalid UTF-8 on the wire).
  *
@@ -125,7 +126,7 @@ function quote(text: string): string {
   return PLAIN_JSON_TEXT.test(text) ? `"${text}"` : JSON.stringify(text);
 }
 
-/** Printable ASCII but `"` and `\`: what `JSON.stringify` writes between quotes unchanged. */
+/** Printable ASCII but `"` and `\`: text `JSON.stringify` writes between quotes unchanged (not all such text). */
 const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 function isObject(value: unknown): value is Record<string | symbol, unknown> {

@@ -110,6 +110,18 @@ describe("createLineWriter", () => {
     expect(writes).toHaveLength(2);
   });
 
+  it("follows the parent's level for a child without a level of its own", () => {
+    const { writes, stream } = recorder();
+    const parent = createLogger("t", "info", stream);
+    const writer = createLineWriter(parent.child({ worker: 1 }), "info", "m", ["status"]);
+    writer({ status: 1 });
+    parent.level = "error";
+    writer({ status: 2 });
+    parent.level = "info";
+    writer({ status: 3 });
+    expect(writes.map((line) => JSON.parse(line).status)).toEqual([1, 3]);
+  });
+
   it("writes a child logger's bindings", () => {
     const { writes, stream } = recorder();
     const child = createLogger("t", "info", stream).child({ worker: 2 });

@@ -282,6 +282,14 @@ describe("SQLite URLs and failures", () => {
     expect(notSqlite).toMatchObject({ code: "store_unavailable" });
   });
 
+  it("refuses a kept header that is not a header name without creating the file", async () => {
+    const path = join(dir, "never.db");
+    await expect(openStore({ url: path, keepHeaders: ["x request id"] })).rejects.toMatchObject({
+      code: "invalid_option",
+    });
+    expect(existsSync(path)).toBe(false);
+  });
+
   it("refuses publish({ tx }), which needs PostgreSQL", async () => {
     const store = await open();
     await expect(

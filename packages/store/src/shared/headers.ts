@@ -50,7 +50,7 @@ export function keptHeaderSet(extra: readonly string[]): ReadonlySet<string> {
     if (typeof name !== "string" || !FIELD_NAME.test(name)) {
       throw new StoreInputError(
         "invalid_option",
-        `keepHeaders: ${typeof name === "string" ? JSON.stringify(name.slice(0, 100)) : typeof name} is not a header name; a name is letters, digits and !#$%&'*+-.^_\`|~ (RFC 9110 §5.6.2).`,
+        `keepHeaders: ${typeof name === "string" ? JSON.stringify(name.slice(0, 100)) : `a ${typeof name}`} is not a header name; a name is letters, digits and !#$%&'*+-.^_\`|~ (RFC 9110 §5.6.2).`,
       );
     }
   }
@@ -160,7 +160,7 @@ export function headersJson(headers: Readonly<Record<string, string>>): string {
 }
 
 /**
- * Text that `JSON.stringify` writes between quotes unchanged: printable ASCII but `"` and `\`. A regular
+ * Text that `JSON.stringify` writes between quotes unchanged (not all such text): printable ASCII but `"` and `\`. A regular
  * expression: V8 runs it as machine code, a `charCodeAt` loop cost about twice as many instructions.
  */
 const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;

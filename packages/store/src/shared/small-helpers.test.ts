@@ -80,7 +80,8 @@ describe("headersJson", () => {
       { a: "x\\y" },
       { a: "tab\there" },
       { a: "é" },
-      { a: "del\x7f" },
+      { a: "unit\x1f" },
+      { a: "lone\ud800" },
       { a: "nul\u0000" },
     ]) {
       expect(headersJson(headers)).toBe(JSON.stringify(headers));
