@@ -98,7 +98,8 @@ describe("createLineWriter", () => {
         level: "low",
       },
       stream,
-    );
+      // Typed as a plain Logger: the writer takes any pino logger, custom levels included.
+    ) as unknown as pino.Logger;
     const writer = createLineWriter(logger, "high" as pino.Level, "m", ["status"]);
     writer({ status: 1 });
     expect(writes).toHaveLength(1);
