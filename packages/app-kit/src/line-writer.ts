@@ -1,3 +1,4 @@
+import { isPlainJsonText } from "@plant-store/core";
 import pino, { type Level, type Logger } from "pino";
 
 /** A value of a {@link createLineWriter} line: flat, as a request's log line holds them. */
@@ -123,11 +124,8 @@ function encode(value: string | number | boolean | null): string {
 
 /** `JSON.stringify(text)`, with printable ASCII that needs no escape (ids, types, outcomes) quoted directly. */
 function quote(text: string): string {
-  return PLAIN_JSON_TEXT.test(text) ? `"${text}"` : JSON.stringify(text);
+  return isPlainJsonText(text) ? `"${text}"` : JSON.stringify(text);
 }
-
-/** Printable ASCII but `"` and `\`: text `JSON.stringify` writes between quotes unchanged (not all such text). */
-const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 function isObject(value: unknown): value is Record<string | symbol, unknown> {
   return typeof value === "object" && value !== null;

@@ -93,7 +93,7 @@ export {
   isMessageId,
   type MessageIdOptions,
 } from "./ids.js";
-export { stringifyJson } from "./json/stringify.js";
+export { isPlainJsonText, stringifyJson } from "./json/stringify.js";
 export {
   createMemoryDedup,
   createWebhookHandler,

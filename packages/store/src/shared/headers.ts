@@ -1,3 +1,4 @@
+import { isPlainJsonText } from "@plant-store/core";
 import type { HeaderInput } from "../api/inbox.js";
 import { StoreInputError } from "../errors.js";
 
@@ -153,14 +154,8 @@ export function headersJson(headers: Readonly<Record<string, string>>): string {
   for (let i = 0; i < names.length; i++) {
     const name = names[i] as string;
     const value = headers[name];
-    if (typeof value !== "string" || !PLAIN_JSON_TEXT.test(value)) return JSON.stringify(headers);
+    if (typeof value !== "string" || !isPlainJsonText(value)) return JSON.stringify(headers);
     out += (i === 0 ? '"' : ',"') + name + '":"' + value + '"';
   }
   return `${out}}`;
 }
-
-/**
- * Text that `JSON.stringify` writes between quotes unchanged (not all such text): printable ASCII but `"` and `\`. A regular
- * expression: V8 runs it as machine code, a `charCodeAt` loop cost about twice as many instructions.
- */
-const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
