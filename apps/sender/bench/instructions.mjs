@@ -1,7 +1,8 @@
 // Instructions per delivery of the RUNNING sender, counted with callgrind (bench/callgrind.mjs at the repository root):
 //   pnpm build && pnpm --filter @plant-store/sender bench:instructions      (also the second half of `pnpm bench`)
-// BENCH_UNITS (default 1000): deliveries of the small run (the large one makes 3×), after BENCH_WARM (default 10000;
-// after 2,000 the claim path had run ~31 times and V8 was still compiling it: docs/decisions.md, 2026-11-26);
+// BENCH_UNITS (default 4000): deliveries of the small run (the large one makes 3×), after BENCH_WARM (default 20000;
+// after 2,000 the claim path had run ~31 times and V8 was still compiling it: docs/decisions.md, 2026-11-26). With
+// 1,000 counted, what V8 compiles or collects in one run and not the other moved every row (BENCH-instructions.md);
 // BENCH_TARGETS: a comma-separated subset of the targets below; PLANT_STORE_BENCH_PG_URL (or
 // PLANT_STORE_TEST_PG_URL's server) adds the PostgreSQL targets.
 // Every target is one process under callgrind (bench/counted.mjs); the sink is a bare node:http server in another
@@ -16,8 +17,8 @@ import { COUNTED_NODE_FLAGS, countPerUnit, kilo } from "../../../bench/callgrind
 import { fill } from "./fill.mjs";
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
-const UNITS = Number(process.env.BENCH_UNITS ?? 1000);
-const WARM = Number(process.env.BENCH_WARM ?? 10000);
+const UNITS = Number(process.env.BENCH_UNITS ?? 4000);
+const WARM = Number(process.env.BENCH_WARM ?? 20000);
 const only = process.env.BENCH_TARGETS?.split(",").map((s) => s.trim());
 // The bench's own database (dropped and created for every run): PLANT_STORE_BENCH_PG_URL as given, or
 // plant_store_bench on PLANT_STORE_TEST_PG_URL's server.
