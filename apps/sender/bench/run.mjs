@@ -27,10 +27,18 @@ const dir = mkdtempSync(join(tmpdir(), "plant-store-sender-bench-"));
 const logger = createLogger("plant-store-sender", "info", createLineBatcher(openSync("/dev/null", "w")));
 const body = (i) => `{"id":${i + 1},"name":"Monstera deliciosa","tag":"tropical"}`;
 
+// Whatever ends the run (its end, an error, an unhandled rejection), no sink is left running and no file is left behind.
+const sinks = new Set();
+process.once("exit", () => {
+  for (const child of sinks) child.kill();
+  rmSync(dir, { recursive: true, force: true });
+});
+
 async function startSink(log = false) {
   const child = spawn(process.execPath, [here("./sink.mjs"), ...(log ? ["log"] : [])], {
     stdio: ["ignore", "pipe", "inherit"],
   });
+  sinks.add(child);
   let out = "";
   const port = await new Promise((resolve) => {
     child.stdout.on("data", function first(chunk) {
@@ -131,18 +139,29 @@ async function twoThreads(sink, round, n = N) {
   const worker = new Worker(here("./bookkeeping-worker.mjs"), {
     workerData: { dir, name: `threads-${round}`, n },
   });
-  const done = new Promise((resolve, reject) => {
-    worker.on("message", (message) => message !== "ready" && resolve(message.ms));
-    worker.once("error", reject);
-  });
-  await new Promise((resolve) => worker.once("message", resolve)); // "ready": its outbox is filled
-  const t0 = performance.now();
-  worker.postMessage("go");
-  const raw = await rawLoop(sink, n);
-  const rawMs = performance.now() - t0;
-  const booksMs = await done;
-  await worker.terminate();
-  return { rate: n / (Math.max(rawMs, booksMs) / 1000), rawRate: raw.rate, booksRate: n / (booksMs / 1000) };
+  try {
+    const failed = new Promise((_, reject) => {
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`The bookkeeping worker stopped (exit code ${code}).`)));
+    });
+    failed.catch(() => {}); // raced below; it also settles when the worker is terminated after its answer
+    const answer = () => Promise.race([new Promise((resolve) => worker.once("message", resolve)), failed]);
+    await answer(); // "ready": warmed up, and its outbox is filled
+    const t0 = performance.now();
+    worker.postMessage("go");
+    const finished = answer();
+    finished.catch(() => {}); // awaited after the raw loop
+    const raw = await rawLoop(sink, n);
+    const rawMs = performance.now() - t0;
+    const { ms: booksMs } = await finished;
+    return {
+      rate: n / (Math.max(rawMs, booksMs) / 1000),
+      rawRate: raw.rate,
+      booksRate: n / (booksMs / 1000),
+    };
+  } finally {
+    await worker.terminate();
+  }
 }
 
 /** CPU seconds a child process used so far (user + system, from /proc; Linux only, else null). */
@@ -155,7 +174,8 @@ function childCpu(pid) {
   }
 }
 
-// Interleaved rounds: each round measures the raw loop and then the sender; figures are medians over rounds and
+// Interleaved rounds: each round measures the raw loop, the bookkeeping alone, the two-thread bound and then the
+// sender; figures are medians over rounds and
 // the ratio is the median of each round's own ratio (the machine's speed drifts between rounds, not within one).
 const rounds = [];
 let sink = await startSink();
@@ -163,9 +183,10 @@ let sink = await startSink();
 await rawLoop(sink, Math.min(N, 5000));
 await senderDrain(sink, "warm-up", Math.min(N, 5000));
 for (let round = 1; round <= ROUNDS; round++) {
-  const sinkCpu = childCpu(sink.child.pid);
+  const sinkBefore = childCpu(sink.child.pid);
   const raw = await rawLoop(sink);
-  const sinkUs = sinkCpu === null ? null : ((childCpu(sink.child.pid) - sinkCpu) * 1e6) / N;
+  const sinkAfter = childCpu(sink.child.pid);
+  const sinkUs = sinkBefore === null || sinkAfter === null ? null : ((sinkAfter - sinkBefore) * 1e6) / N;
   const books = await bookkeepingOnly(round);
   const threads = await twoThreads(sink, round);
   const ours = await senderDrain(sink, round);
@@ -183,7 +204,7 @@ for (let round = 1; round <= ROUNDS; round++) {
     threadsRatio: threads.rate / raw.rate,
   });
   console.log(
-    `round ${round}/${ROUNDS}: raw ${Math.round(raw.rate)} req/s (${raw.cpuUs.toFixed(1)} µs CPU/req, sink ${sinkUs?.toFixed(1)} µs), ` +
+    `round ${round}/${ROUNDS}: raw ${Math.round(raw.rate)} req/s (${raw.cpuUs.toFixed(1)} µs CPU/req, sink ${sinkUs === null ? "n/a" : sinkUs.toFixed(1)} µs), ` +
       `bookkeeping alone ${Math.round(books.rate)}/s (${books.cpuUs.toFixed(1)} µs), bound ${Math.round(bound)}/s, ` +
       `two threads ${Math.round(threads.rate)}/s (raw ${Math.round(threads.rawRate)}, bookkeeping ${Math.round(threads.booksRate)}), ` +
       `sender ${Math.round(ours.rate)} deliveries/s (${ours.cpuUs.toFixed(1)} µs CPU/delivery), ${(ours.rate / raw.rate).toFixed(2)}×`,
@@ -202,7 +223,7 @@ const boundRatio = median(rounds.map((r) => r.boundRatio));
 const ofBound = median(rounds.map((r) => r.ours.rate / r.bound));
 const threadsRate = median(rounds.map((r) => r.threads.rate));
 const threadsRatio = median(rounds.map((r) => r.threadsRatio));
-const sinkUs = rounds[0].sinkUs === null ? null : median(rounds.map((r) => r.sinkUs));
+const sinkUs = rounds.some((r) => r.sinkUs === null) ? null : median(rounds.map((r) => r.sinkUs));
 
 // 2. latency at 100 events/s
 sink = await startSink(true);
@@ -264,7 +285,7 @@ writeFileSync(
 Command: \`pnpm build && pnpm --filter @plant-store/sender bench\` (\`BENCH_EVENTS\`, default 20,000;
 \`BENCH_ROUNDS\`, default 3). The sink is a bare node:http server in its own process; the raw loop posts the same
 bodies with undici at the same concurrency. After an uncounted warm-up of both (5,000 each), each round runs the
-raw loop and then the sender; figures are medians over the rounds, the ratio is the median of each round's own
+raw loop, the outbox's bookkeeping alone, the two-thread bound (below) and then the sender; figures are medians over the rounds, the ratio is the median of each round's own
 ratio, and CPU is the benchmark process's user + system time (the sender runs in it) per request or delivery. The
 sender's outbox is SQLite in WAL mode (publishes commit with \`synchronous=FULL\`; claims and outcomes with
 \`synchronous=NORMAL\`, crash-safe); each delivery is claimed with a lease, signed (HMAC-SHA256), checked by the
