@@ -13,7 +13,10 @@ import { createSecret, createToken } from "@plant-store/core";
 import { COUNTED_NODE_FLAGS, countPerUnit, countWindows, kilo } from "../../../bench/callgrind.mjs";
 
 const UNITS = Number(process.env.BENCH_UNITS ?? 3000);
-const WARM = Number(process.env.BENCH_WARM ?? 15000);
+// 25,000: with 8 connections the group commit's code runs once per ~7 requests, and V8 was still optimizing it (and
+// node's setImmediate) between requests 19,500 and 22,100 (--trace-opt); after 15,000 those compilations fell in the
+// longer run only and added ~8K to our figure, none to the peer's (docs/decisions.md, 2026-11-27, evening).
+const WARM = Number(process.env.BENCH_WARM ?? 25000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 // Default: the two-run difference, total(3N) − total(N) over 2N (countPerUnit), the issue's method: each run's one
 // load process sends the warm-up and the counted requests over the same connections. BENCH_WINDOWS=k: windows of N
@@ -127,9 +130,16 @@ makes against the SQLite row above (issue 25's bar: within 2%).
 Parts of a request counted one at a time (signature, bearer, inbox commit, log line, metrics): \`node bench/parts.mjs\`;
 the figures and what they mean for issue 23's goal are in docs/decisions.md (2026-11-26).
 
-With V8's default flags (\`BENCH_NODE_FLAGS=" "\`) the same two-run method gives other ratios, because background
-compilation and collection land in one run more than the other; what they gave, and the steady cost counted inside
-one running server, are in docs/decisions.md (2026-11-26, late).
+The warm-up is 25,000 requests: with 8 connections V8 still optimized the group commit's code, which runs once per
+commit rather than per request, and node's \`setImmediate\` until request ~22,000 (\`--trace-opt\` under valgrind), so
+after 15,000 those compilations fell inside the counted runs. What still moves a figure between runs is mostly the
+collector: one mark-compact more or less in one of the two runs is several K per request. The steady cost counted
+inside one running server (a window of 9,000 requests after the warm-up) is in docs/decisions.md (2026-11-27,
+evening).
+
+With V8's default flags (\`BENCH_NODE_FLAGS=" "\`) background compilation and collection land in one run more than
+the other: after 15,000 requests of warm-up the two-run ratio read 0.94–0.98× where the counting flags read 0.79×
+(docs/decisions.md, 2026-11-26, late); after 25,000, 0.77× (below, "By the load's concurrency").
 ${kept}`,
   );
 }

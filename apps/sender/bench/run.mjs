@@ -59,9 +59,10 @@ const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 };
+/** This process's CPU per unit since `since`, in µs: user + system, and the system (kernel) part alone. */
 const cpuPer = (since, n) => {
   const used = process.cpuUsage(since);
-  return (used.user + used.system) / n;
+  return { all: (used.user + used.system) / n, system: used.system / n };
 };
 
 // 1a. raw undici loop
@@ -85,9 +86,9 @@ async function rawLoop(sink, n = N) {
     }),
   );
   const rate = n / ((performance.now() - t0) / 1000);
-  const cpuUs = cpuPer(cpu, n);
+  const { all: cpuUs, system: systemUs } = cpuPer(cpu, n);
   await agent.close();
-  return { rate, cpuUs };
+  return { rate, cpuUs, systemUs };
 }
 
 // 1b. the sender: the outbox is filled first (worker off), then the worker drains it.
@@ -113,9 +114,9 @@ async function senderDrain(sink, round, n = N) {
     await new Promise((r) => setTimeout(r, 20));
   }
   const rate = n / ((performance.now() - t0) / 1000);
-  const cpuUs = cpuPer(cpu, n);
+  const { all: cpuUs, system: systemUs } = cpuPer(cpu, n);
   await sender.close();
-  return { rate, cpuUs };
+  return { rate, cpuUs, systemUs };
 }
 
 // 1c. the outbox's bookkeeping alone, no HTTP (bookkeeping.mjs). Together with the raw loop this bounds the sender
@@ -126,9 +127,9 @@ async function bookkeepingOnly(round, n = N) {
   const t0 = performance.now();
   await books.run();
   const rate = n / ((performance.now() - t0) / 1000);
-  const cpuUs = cpuPer(cpu, n);
+  const { all: cpuUs, system: systemUs } = cpuPer(cpu, n);
   await books.close();
-  return { rate, cpuUs };
+  return { rate, cpuUs, systemUs };
 }
 
 // 1d. the bound of a sender that split a delivery's two halves over two threads: the raw loop on this thread while a
@@ -215,6 +216,9 @@ const rawRate = median(rounds.map((r) => r.raw.rate));
 const senderRate = median(rounds.map((r) => r.ours.rate));
 const rawCpu = median(rounds.map((r) => r.raw.cpuUs));
 const senderCpu = median(rounds.map((r) => r.ours.cpuUs));
+const rawSystem = median(rounds.map((r) => r.raw.systemUs));
+const senderSystem = median(rounds.map((r) => r.ours.systemUs));
+const booksSystem = median(rounds.map((r) => r.books.systemUs));
 const ratio = median(rounds.map((r) => r.ratio));
 const booksRate = median(rounds.map((r) => r.books.rate));
 const booksCpu = median(rounds.map((r) => r.books.cpuUs));
@@ -270,10 +274,10 @@ const table = [
   `| bound on one thread: raw request + bookkeeping, one after the other | ${Math.round(bound).toLocaleString("en-US")} deliveries/s (${boundRatio.toFixed(2)}× raw) |`,
   `| sender ÷ that bound | ${ofBound.toFixed(2)}× |`,
   `| bound on two threads: the raw loop and the bookkeeping of as many deliveries at once, the slower's time | ${Math.round(threadsRate).toLocaleString("en-US")} deliveries/s (${threadsRatio.toFixed(2)}× raw) |`,
-  `| client CPU per request: raw loop | ${rawCpu.toFixed(1)} µs |`,
+  `| client CPU per request: raw loop (of which the kernel) | ${rawCpu.toFixed(1)} µs (${rawSystem.toFixed(1)} µs) |`,
   ...(sinkUs === null ? [] : [`| the sink's CPU per request (raw loop) | ${sinkUs.toFixed(1)} µs |`]),
-  `| client CPU per delivery: sender (claim, sign, send, record) | ${senderCpu.toFixed(1)} µs |`,
-  `| CPU per delivery: bookkeeping alone | ${booksCpu.toFixed(1)} µs |`,
+  `| client CPU per delivery: sender (claim, sign, send, record) (of which the kernel) | ${senderCpu.toFixed(1)} µs (${senderSystem.toFixed(1)} µs) |`,
+  `| CPU per delivery: bookkeeping alone (of which the kernel) | ${booksCpu.toFixed(1)} µs (${booksSystem.toFixed(1)} µs) |`,
   `| enqueue → delivered at 100 events/s, p50 | ${pct(0.5)} ms |`,
   `| enqueue → delivered at 100 events/s, p99 | ${pct(0.99)} ms |`,
 ].join("\n");
