@@ -274,7 +274,7 @@ describe("the gate on the dependents of a breaking release", { timeout: 120_000 
       "- @plant-store/core 0.2.0 needs minor (@plant-store/core → @plant-store/spec); no pending changeset names it",
     );
     expect(failed.output).toContain(
-      "- @plant-store/app-kit 0.2.0 needs minor (@plant-store/app-kit → @plant-store/store → @plant-store/spec)",
+      "- @plant-store/app-kit 0.2.0 needs minor (@plant-store/app-kit → @plant-store/core → @plant-store/spec)",
     );
     // What changesets alone would do: patches that carry the new contract to ^0.2.0 users.
     expect(failed.output).toContain("@plant-store/core 0.2.0 → 0.2.1 (patch)");
