@@ -15,7 +15,7 @@ import { COUNTED_NODE_FLAGS, countPerUnit, countWindows, kilo } from "../../../b
 const UNITS = Number(process.env.BENCH_UNITS ?? 3000);
 // 25,000: with 8 connections the group commit's code runs once per ~7 requests, and V8 was still optimizing it (and
 // node's setImmediate) between requests 19,500 and 22,100 (--trace-opt); after 15,000 those compilations fell in the
-// longer run only and added ~8K to our figure, none to the peer's (docs/decisions.md, 2026-11-27, evening).
+// longer run only, ours and not the peer's (docs/decisions.md, 2026-11-27, evening).
 const WARM = Number(process.env.BENCH_WARM ?? 25000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 // Default: the two-run difference, total(3N) − total(N) over 2N (countPerUnit), the issue's method: each run's one
@@ -130,7 +130,7 @@ makes against the SQLite row above (issue 25's bar: within 2%).
 Parts of a request counted one at a time (signature, bearer, inbox commit, log line, metrics): \`node bench/parts.mjs\`;
 the figures and what they mean for issue 23's goal are in docs/decisions.md (2026-11-26).
 
-The warm-up is 25,000 requests: with 8 connections V8 still optimized the group commit's code, which runs once per
+The default warm-up is 25,000 requests: with 8 connections V8 still optimized the group commit's code, which runs once per
 commit rather than per request, and node's \`setImmediate\` until request ~22,000 (\`--trace-opt\` under valgrind), so
 after 15,000 those compilations fell inside the counted runs. What still moves a figure between runs is mostly the
 collector: one mark-compact more or less in one of the two runs is several K per request. The steady cost counted

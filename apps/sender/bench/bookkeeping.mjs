@@ -5,8 +5,10 @@ import { join } from "node:path";
 import { createSecret, createToken } from "@plant-store/core";
 import { createSender } from "../dist/index.js";
 
-const CONCURRENCY = 64;
-const body = (i) => `{"id":${i + 1},"name":"Monstera deliciosa","tag":"tropical"}`;
+/** Deliveries in flight, as in the sender's default configuration. */
+export const CONCURRENCY = 64;
+/** The i-th New Plant body of the bench. */
+export const body = (i) => `{"id":${i + 1},"name":"Monstera deliciosa","tag":"tropical"}`;
 
 /**
  * Fills a new SQLite outbox with `n` messages for one subscription; `run()` then claims and completes them all, like

@@ -13,19 +13,17 @@ import { createLineBatcher, createLogger } from "@plant-store/app-kit";
 import { createSecret, createToken } from "@plant-store/core";
 import { Agent, request } from "undici";
 import { createSender } from "../dist/index.js";
-import { prepareBookkeeping } from "./bookkeeping.mjs";
+import { body, CONCURRENCY, prepareBookkeeping } from "./bookkeeping.mjs";
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const N = Number(process.env.BENCH_EVENTS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CONCURRENCY = 64;
 const token = createToken();
 const secret = createSecret();
 const dir = mkdtempSync(join(tmpdir(), "plant-store-sender-bench-"));
 // The sender logs one line per attempt, as in production (the bin's logger), into /dev/null: its CPU is counted,
 // no reader process competes for the cores.
 const logger = createLogger("plant-store-sender", "info", createLineBatcher(openSync("/dev/null", "w")));
-const body = (i) => `{"id":${i + 1},"name":"Monstera deliciosa","tag":"tropical"}`;
 
 // Whatever ends the run (its end, an error, an unhandled rejection), no sink is left running and no file is left behind.
 const sinks = new Set();
@@ -260,8 +258,7 @@ const latencies = sink
   .filter(([id]) => enqueued.has(id))
   .map(([id, t]) => Number(t) - enqueued.get(id))
   .sort((a, b) => a - b);
-sink.child.kill();
-rmSync(dir, { recursive: true, force: true });
+sink.child.kill(); // its open pipe would keep this process alive; the exit handler removes the files
 const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1);
 
 const table = [
