@@ -132,8 +132,9 @@ the figures and what they mean for issue 23's goal are in docs/decisions.md (202
 
 The default warm-up is 25,000 requests: with 8 connections V8 still optimized the group commit's code, which runs once per
 commit rather than per request, and node's \`setImmediate\` until request ~22,000 (\`--trace-opt\` under valgrind), so
-after 15,000 those compilations fell inside the counted runs. What still moves a figure between runs is mostly the
-collector: one mark-compact more or less in one of the two runs is several K per request. The steady cost counted
+after 15,000 those compilations fell inside the counted runs. Two runs of one build still differ by several K per
+request: what V8 compiles or collects in one run and not the other, not yet told apart (run natively, 34,000
+requests made no mark-compact at all). The steady cost counted
 inside one running server (a window of 9,000 requests after the warm-up) is in docs/decisions.md (2026-11-27,
 evening).
 
