@@ -3,7 +3,7 @@ import { connect, createServer, type Socket } from "node:net";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStore, StoreUnavailableError } from "../src/index.js";
-import { mapPgError } from "../src/pg/context.js";
+import { mapPgError, type PgContext, transaction } from "../src/pg/context.js";
 import { pgChannels } from "../src/pg/open-pg.js";
 import { PG_URL, pgBackend, type TestBackend } from "./support/backends.js";
 
@@ -251,6 +251,28 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     expect(mapped).toBeInstanceOf(StoreUnavailableError);
     expect((mapped as StoreUnavailableError).code).toBe("store_unavailable");
     await victim.end().catch(() => {});
+  });
+
+  it("survives a connection ended inside a transaction: the transaction fails as unavailable, the process stays up, the connection is not reused", async () => {
+    // pg emits 'error' on a client whose connection ends, and a pool listens only to its idle clients: unheard inside
+    // a transaction, the event was an uncaught exception.
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+    try {
+      const ctx = { pool, closed: new AbortController().signal } as unknown as PgContext;
+      let killed = 0;
+      const outcome = transaction(ctx, async (client) => {
+        killed = (await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid;
+        const ended = new Promise((resolve) => client.once("end", resolve));
+        await app.query("SELECT pg_terminate_backend($1)", [killed]);
+        await ended; // the loss was seen between two statements, with none running
+        await client.query("SELECT 1");
+      });
+      await expect(outcome).rejects.toBeInstanceOf(StoreUnavailableError);
+      const { rows } = await pool.query("SELECT pg_backend_pid() AS pid");
+      expect(rows[0].pid).not.toBe(killed);
+    } finally {
+      await pool.end();
+    }
   });
 
   it("recovers from killed pool and LISTEN connections", async () => {

@@ -4,6 +4,7 @@ import { StoreError, StoreUnavailableError } from "../errors.js";
 import type { ResolvedOptions } from "../options.js";
 import type { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
+import { holdClient } from "./held-client.js";
 import type { PgListener } from "./listener.js";
 
 /** What the PostgreSQL inbox, subscriptions and outbox share. */
@@ -101,12 +102,13 @@ export async function transaction<T>(
   options: { bulk?: boolean } = {},
 ): Promise<T> {
   if (ctx.closed.aborted) throw closedError();
-  let client: PoolClient;
+  let held: Awaited<ReturnType<typeof holdClient>>;
   try {
-    client = await ctx.pool.connect();
+    held = await holdClient(ctx.pool);
   } catch (error) {
     throw mapPgError(error);
   }
+  const { client } = held;
   let broken: Error | undefined;
   try {
     await client.query("BEGIN");
@@ -130,6 +132,6 @@ export async function transaction<T>(
     }
     throw mapPgError(error);
   } finally {
-    client.release(broken);
+    held.release(broken);
   }
 }

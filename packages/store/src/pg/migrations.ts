@@ -1,5 +1,6 @@
 import type { Pool, QueryConfig } from "pg";
 import { StoreConfigError } from "../errors.js";
+import { holdClient } from "./held-client.js";
 
 /** One schema step, as SQL for a given (quoted) schema. Never edit a released one: append. */
 export interface PgMigration {
@@ -173,7 +174,8 @@ export async function migratePg(
   options: { apply: boolean; now: () => number; logger?: { warn(message: string): void } },
 ): Promise<number[]> {
   const s = quoteIdent(schema);
-  const client = await pool.connect();
+  const held = await holdClient(pool);
+  const { client } = held;
   // No client-side read timeout (the pool's bounds ordinary statements): a migration may take as long as it needs.
   const run = (text: string, values?: unknown[]) =>
     client.query({ text, values, query_timeout: 2 ** 31 - 1 } as QueryConfig);
@@ -239,6 +241,6 @@ export async function migratePg(
     });
     throw error;
   } finally {
-    client.release(broken);
+    held.release(broken);
   }
 }
