@@ -130,8 +130,10 @@ export function createPgOutbox(ctx: PgContext): Outbox & { drain(): Promise<void
         plan.scan,
         plan.cap,
       ]);
-      return rows.map(
-        (r): ClaimedDelivery => ({
+      // Pushed, not mapped: see `activeSecretsOf` (the worker's code that takes the claim would deoptimize).
+      const claimed: ClaimedDelivery[] = [];
+      for (const r of rows) {
+        claimed.push({
           id: Number(r.id),
           leaseToken,
           attempt: Number(r.attempts) + 1,
@@ -145,8 +147,9 @@ export function createPgOutbox(ctx: PgContext): Outbox & { drain(): Promise<void
             traceContext: traceCarrierOf(r.trace_context),
           },
           subscription: subscriptionOf(r),
-        }),
-      );
+        });
+      }
+      return claimed;
     },
     ...outcomeMethods(recorder, now, () => query(ctx, "SELECT pg_notify($1, '')", [ctx.channels.outbox])),
     drain: () => recorder.drain(),

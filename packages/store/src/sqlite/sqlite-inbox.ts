@@ -71,8 +71,11 @@ export function createSqliteInbox(ctx: SqliteContext): SqliteInbox {
       if (isUniqueViolation(error)) return null;
       throw error;
     }
-    const first = last - rows.length + 1;
-    return rows.map((row, i) => ({ duplicate: false, event: storedInboxEvent(row, first + i) }));
+    // Pushed, not mapped: see GroupCommitter's #flush.
+    const results: InboxRecordResult[] = [];
+    let seq = last - rows.length + 1;
+    for (const row of rows) results.push({ duplicate: false, event: storedInboxEvent(row, seq++) });
+    return results;
   };
   const insertOneByOne = ctx.db.transaction((rows: readonly PendingInboxRow[]) => rows.map(insertOne));
   const insertInChunks = ctx.db.transaction((rows: PendingInboxRow[]): InboxRecordResult[] => {
