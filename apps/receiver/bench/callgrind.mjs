@@ -139,8 +139,10 @@ inside one running server (a window of 9,000 requests after the warm-up) is in d
 evening).
 
 With V8's default flags (\`BENCH_NODE_FLAGS=" "\`) background compilation and collection land in one run more than
-the other: after 15,000 requests of warm-up the two-run ratio read 0.94–0.98× where the counting flags read 0.79×
-(docs/decisions.md, 2026-11-26, late); after 25,000, 0.77× (below, "By the load's concurrency").
+the other, and a short warm-up leaves V8 compiling inside the counted span: after 15,000 requests of warm-up the
+two-run ratio read 0.94–0.98× on the builds of 2026-11-26 (docs/decisions.md, late); on later builds 0.77× after
+25,000, 0.70× after 15,000, 0.72× after 10,000 and 0.85× after 5,000, where the counting flags read 0.79× (below,
+"By V8's flags and the warm-up").
 ${kept}`,
   );
 }
