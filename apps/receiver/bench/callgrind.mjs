@@ -103,7 +103,8 @@ warm-up, V8's late compiling and shutdown fall outside the figure`
     : `a figure is the difference between the runs serving ${3 * UNITS} and ${UNITS} requests after the same warm-up,
 per request, so start-up, JIT warm-up and shutdown cancel out`;
 console.log(table);
-// The file's hand-kept tables (partial runs by concurrency) start at this heading and are carried over unchanged.
+// The file's hand-kept tables (partial runs by concurrency, by V8's flags and warm-up) start at this heading and are
+// carried over unchanged.
 const KEPT_SECTION = "\n## By the load's concurrency";
 const file = here("../BENCH-instructions.md");
 const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
