@@ -65,7 +65,7 @@ const cpuPer = (since, n) => {
   return { all: (used.user + used.system) / n, system: used.system / n };
 };
 
-// 1a. raw undici loop: `send(i, agent)` posts the i-th body, `CONCURRENCY` of them in flight.
+// 1a. raw undici loop: `send(sink, i, agent)` posts the i-th body, `CONCURRENCY` of them in flight.
 const rawSend = async (sink, i, agent) => {
   const res = await request(sink.url, {
     method: "POST",
@@ -345,8 +345,8 @@ Command: \`pnpm build && pnpm --filter @plant-store/sender bench\` (\`BENCH_EVEN
 \`BENCH_ROUNDS\`, default 3). The sink is a bare node:http server in its own process; the raw loop posts the same
 bodies with undici at the same concurrency. After an uncounted warm-up (5,000 requests of the raw loop, 5,000 of
 the signed loop, 5,000 deliveries), each round runs the raw loop, the outbox's bookkeeping alone, the two two-thread
-bounds (below) and then the sender; figures are medians over the rounds (${ROUNDS} here), the ratio is the median of each round's own
-ratio, and CPU is the benchmark process's user + system time (the sender runs in it) per request or delivery. The
+bounds (below) and then the sender; figures are medians over the rounds (${ROUNDS} here), the ratio is the median of
+each round's own ratio, and CPU is the benchmark process's user + system time (the sender runs in it) per request or delivery. The
 sender's outbox is SQLite in WAL mode (publishes commit with \`synchronous=FULL\`; claims and outcomes with
 \`synchronous=NORMAL\`, crash-safe); each delivery is claimed with a lease, signed (HMAC-SHA256), checked by the
 SSRF guard, sent with undici's \`request\`, its attempt and outcome are recorded, and one JSON log line is written
