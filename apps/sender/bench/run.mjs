@@ -15,6 +15,7 @@ import { Agent, request } from "undici";
 // Internal to core (not exported): the HMAC that `deliver` signs with, for the signed loop below.
 import { hmacSha256Base64Sync } from "../../../packages/core/dist/crypto/node.js";
 import { createSender } from "../dist/index.js";
+import { ATTEMPT_LINE_KEYS } from "../dist/worker.js";
 import { body, CONCURRENCY, prepareBookkeeping } from "./bookkeeping.mjs";
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
@@ -82,16 +83,7 @@ const rawLoop = (sink, n = N) => clientLoop(sink, n, rawSend);
 // the key decoded once and its pads kept) and the worker's attempt line (app-kit's line writer, the same fields). No
 // store, no timeout timer, no SSRF check, no metrics.
 const signingKey = parseSecret(secret);
-const attemptLine = createLineWriter(logger, "info", "attempt", [
-  "messageId",
-  "deliveryId",
-  "subscriptionId",
-  "attempt",
-  "outcome",
-  "status",
-  "ms",
-  "error",
-]);
+const attemptLine = createLineWriter(logger, "info", "attempt", ATTEMPT_LINE_KEYS);
 const signedSend = async (sink, i, agent) => {
   const id = `msg_${i}`;
   const payload = body(i);

@@ -43,8 +43,11 @@ export interface Worker {
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** The fields of an attempt's log line, in the order they are written (message `attempt`). */
-const ATTEMPT_LINE_KEYS = [
+/**
+ * The fields of an attempt's log line, in the order they are written (message `attempt`). Exported for the bench's
+ * signed loop (bench/run.mjs), not from the package.
+ */
+export const ATTEMPT_LINE_KEYS = [
   "messageId",
   "deliveryId",
   "subscriptionId",
