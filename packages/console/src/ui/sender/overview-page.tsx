@@ -7,8 +7,9 @@ import { OutcomeChart } from "./outcome-chart.js";
 import type { Delivery, SenderApi } from "./sender-api.js";
 
 const HOUR_MS = 3_600_000;
-/** The chart reads at most this many pages of 1,000 deliveries. */
+/** The chart reads at most `MAX_PAGES` pages of `PAGE_SIZE` deliveries: a bound on one poll's work. */
 const MAX_PAGES = 10;
+const PAGE_SIZE = "1000";
 
 /** The deliveries created in the last hour, newest first: pages are read until one reaches past the hour. */
 async function lastHour(api: SenderApi): Promise<Delivery[]> {
@@ -17,7 +18,7 @@ async function lastHour(api: SenderApi): Promise<Delivery[]> {
   let cursor: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result: { data: Delivery[]; nextCursor: string | null } = await api.call("listDeliveries", {
-      query: { limit: "1000", ...(cursor && { cursor }) },
+      query: { limit: PAGE_SIZE, ...(cursor && { cursor }) },
     });
     found.push(...result.data);
     const last = result.data.at(-1);
