@@ -71,6 +71,8 @@ describe.skipIf(!available)("the console in Chromium", { timeout: 120_000 }, () 
   let senderPage: Page;
   let receiverPage: Page;
   const problems: string[] = [];
+  /** The requests a step made fail on purpose: their failures are not problems. */
+  const outage = new Set<string>();
   const shots = screenshotDir();
 
   async function shoot(page: Page, name: string) {
@@ -126,7 +128,7 @@ describe.skipIf(!available)("the console in Chromium", { timeout: 120_000 }, () 
     ]);
     browser = await openBrowser();
     browser.context.on("console", (message) => {
-      if (message.type() === "error") problems.push(message.text());
+      if (message.type() === "error" && !outage.has(message.location().url)) problems.push(message.text());
     });
     senderPage = await browser.context.newPage();
     receiverPage = await browser.context.newPage();
@@ -244,6 +246,31 @@ describe.skipIf(!available)("the console in Chromium", { timeout: 120_000 }, () 
     await receiverPage.getByText("No loaded event matches the filter").waitFor({ timeout: WAIT });
     await receiverPage.getByLabel("Webhook id or payload contains").fill("monstera");
     await row.waitFor({ timeout: WAIT });
+  });
+
+  it("says when the deliveries cannot be updated, keeps showing the last answer, and recovers by itself", async () => {
+    await senderPage.getByRole("link", { name: "Deliveries", exact: true }).click();
+    await senderPage.locator("tbody tr .badge-delivered").first().waitFor({ timeout: WAIT });
+    await senderPage
+      .getByText("Updates every 2 seconds while this tab is visible.")
+      .waitFor({ timeout: WAIT });
+    const down = "The sender is restarting (simulated).";
+    await senderPage.route(/\/deliveries\?/, (route) => {
+      outage.add(route.request().url());
+      return route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ error: "unavailable", message: down }),
+      });
+    });
+    const alert = senderPage.getByRole("alert").filter({ hasText: down });
+    await alert.waitFor({ timeout: WAIT });
+    expect(await alert.textContent()).toBe(`${down} Trying again every 2 seconds.`);
+    expect(await senderPage.locator("tbody tr .badge-delivered").count()).toBeGreaterThan(0);
+    await accessible(senderPage);
+    await senderPage.unroute(/\/deliveries\?/);
+    await alert.waitFor({ state: "detached", timeout: WAIT });
+    expect(await senderPage.getByRole("alert").count()).toBe(0);
   });
 
   it("shows attempts piling up with the receiver's 500 and body, then resend delivers", async () => {

@@ -1,4 +1,4 @@
-// Issue 26's bar "the apps' request throughput is unchanged when nobody has the console open", counted: the
+// The bar "the apps' request throughput is unchanged when nobody has the console open", counted: the
 // receiver's webhook path in CPU instructions per request (../../../bench/callgrind.mjs: callgrind on the RUNNING
 // server while the receiver bench's drive.mjs, another process, sends signed New Plant requests; (total(3N) − total(N)) / 2N after the
 // same warm-up), with the console mounted as shipped and with `@plant-store/console` swapped for a stand-in that
@@ -21,7 +21,7 @@ const token = createToken();
 const secret = createSecret();
 
 // V8 compiles and collects on a schedule set by the work done, not by the clock (COUNTED_NODE_FLAGS): without it,
-// runs of the same server differed by a third (298.5K and 441.2K instructions/request, 2026-11-25).
+// runs of the same server spread too far to compare (BENCH.md).
 const NODE_FLAGS = COUNTED_NODE_FLAGS;
 const receiver = (consoleSetting) => ({
   command: process.execPath,

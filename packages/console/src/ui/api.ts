@@ -38,3 +38,15 @@ export function healthOf(answer: AdminAnswer<"ready"> | ApiError): Health {
   if (answer instanceof ApiError) return { ready: false, detail: answer.message };
   return { ready: true, detail: `The ${answer.backend} store takes writes.` };
 }
+
+/**
+ * An event type's name, or its id when the app does not serve it (any more).
+ *
+ * @example
+ * ```ts
+ * typeName("plantSold", types); // "Plant Sold"
+ * ```
+ */
+export function typeName(type: string, types: readonly EventType[]): string {
+  return types.find((t) => t.type === type)?.name ?? type;
+}

@@ -2,17 +2,15 @@ import { render } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { ApiError, appKind, type EventType } from "./api.js";
 import { useRoute } from "./hooks.js";
-import { ReceiverPage } from "./receiver.js";
-import { createReceiverApi, type ReceiverApi } from "./receiver-api.js";
-import {
-  DeliveriesPage,
-  DeliveryPage,
-  PublishPage,
-  SenderOverview,
-  SubscriptionPage,
-  SubscriptionsPage,
-} from "./sender.js";
-import { createSenderApi, type SenderApi } from "./sender-api.js";
+import { createReceiverApi, type ReceiverApi } from "./receiver/receiver-api.js";
+import { ReceiverPage } from "./receiver/receiver-page.js";
+import { DeliveriesPage } from "./sender/deliveries-page.js";
+import { DeliveryPage } from "./sender/delivery-page.js";
+import { SenderOverview } from "./sender/overview-page.js";
+import { PublishPage } from "./sender/publish-page.js";
+import { createSenderApi, type SenderApi } from "./sender/sender-api.js";
+import { SubscriptionPage } from "./sender/subscription-page.js";
+import { SubscriptionsPage } from "./sender/subscriptions-page.js";
 import { forgetToken, savedToken, saveToken } from "./session.js";
 import { ErrorNote } from "./ui.js";
 import "./styles.css";

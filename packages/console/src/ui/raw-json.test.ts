@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indentJson, parseKeepingRaw, rawOf } from "../src/ui/raw-json.js";
+import { indentJson, parseKeepingRaw, rawOf } from "./raw-json.js";
 
 describe("raw JSON", () => {
   it("keeps the exact text of a payload with an id beyond 2^53", () => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONSOLE_CSP, createConsoleServer } from "../src/server/index.js";
+import { CONSOLE_CSP, createConsoleServer } from "./index.js";
 
 function fakeBuild(): string {
   const root = mkdtempSync(join(tmpdir(), "console-"));

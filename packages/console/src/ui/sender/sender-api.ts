@@ -9,8 +9,8 @@ import {
   adminSchemas,
   createAdminClient,
 } from "@plant-store/admin-api";
-import { ApiError, type EventType, type Health, healthOf, UNREACHABLE } from "./api.js";
-import { parseKeepingRaw, rawOf } from "./raw-json.js";
+import { ApiError, type EventType, type Health, healthOf, UNREACHABLE } from "../api.js";
+import { parseKeepingRaw, rawOf } from "../raw-json.js";
 
 export type Subscription = AdminAnswer<"getSubscription">;
 export type NewSubscription = AdminAnswer<"createSubscription">;
@@ -21,6 +21,8 @@ export type Message = Omit<AdminAnswer<"getMessage">, "payload"> & { payload: st
 
 /** The states `GET /deliveries?state=` takes: the route's own schema says which. */
 export const DELIVERY_STATES = adminSchemas.ListDeliveriesQuery.shape.state.unwrap().options;
+/** One of {@link DELIVERY_STATES}. */
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /** The answer, or the {@link ApiError} that says in words why there is none. */
 function answerOf<T>(result: AdminResult<T>): T {
