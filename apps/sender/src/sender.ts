@@ -160,6 +160,9 @@ function startSenderWorker(
   });
 }
 
+/** How long `close()` lets admin requests still arriving finish, unless configured. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
 /** Stops what the sender runs; `store` is closed only when the sender opened it. */
 async function shutDown(
   parts: {
@@ -169,7 +172,7 @@ async function shutDown(
     guard: GuardedFetch;
     store: Store | null;
   },
-  drainTimeoutMs = 10_000,
+  drainTimeoutMs = DRAIN_TIMEOUT_MS,
 ): Promise<void> {
   // The worker stops claiming at once, whatever the admin API is still waiting for; its in-flight attempts
   // finish meanwhile. An admin request still arriving gets drainTimeoutMs, then its connection is cut.
