@@ -39,6 +39,11 @@ export type RouteHandlers<Loaded extends Partial<Record<AdminOperationId, unknow
   [Op in AdminOperationId]: RouteHandler<Op, Op extends keyof Loaded ? Loaded[Op] : undefined>;
 };
 
+/** The operation ids the route table tags with `tag`: one resource's routes. */
+export type TaggedOperation<Tag extends AdminRoute["tag"]> = {
+  [Op in AdminOperationId]: (typeof adminRoutes)[Op]["tag"] extends Tag ? Op : never;
+}[AdminOperationId];
+
 /**
  * Registers every route of `adminRoutes` on `app` with its handler, validating parameters, query, headers and body
  * with the route's zod schemas (the first problem answers 400 with its message). Bodies arrive as JSON text (the

@@ -4,14 +4,21 @@ import {
   type StoreSetting,
   startRetention,
 } from "@plant-store/app-kit";
-import { publicKeyOf } from "@plant-store/core";
+import { publicKeyOf, type Transport } from "@plant-store/core";
 import type { Catalog } from "@plant-store/spec";
 import type { Store } from "@plant-store/store";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { createAdminApi } from "./admin.js";
+import { DEFAULT_CONCURRENCY } from "./config.js";
 import { createMetrics, type SenderMetrics } from "./metrics.js";
-import { createGuardedFetch, parseAllowList, type Resolver, systemResolver } from "./ssrf.js";
+import {
+  createGuardedFetch,
+  type GuardedFetch,
+  parseAllowList,
+  type Resolver,
+  systemResolver,
+} from "./ssrf.js";
 import { startWorker, type Worker } from "./worker.js";
 
 /** Options of {@link createSender}. */
@@ -90,7 +97,11 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
   const metrics = createMetrics(store);
   // One Agent per (origin, address) may serve several subscriptions: it gets the worker's whole concurrency, so no
   // attempt ever waits inside it for a connection (the worker bounds what is in flight, per subscription too).
-  const guard = createGuardedFetch({ allow, resolve, connections: options.concurrency ?? 64 });
+  const guard = createGuardedFetch({
+    allow,
+    resolve,
+    connections: options.concurrency ?? DEFAULT_CONCURRENCY,
+  });
   const admin = await createAdminApi({
     store,
     adminTokens: options.adminTokens,
@@ -108,21 +119,8 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
     retentionMs: options.retentionMs ?? DEFAULT_RETENTION_DAYS * 86_400_000,
     ...(logger && { logger }),
   });
-  let worker: Worker | null = null;
-  if (options.worker !== false) {
-    worker = startWorker({
-      store,
-      transport: guard.transport,
-      metrics,
-      ...(options.logger && { logger: options.logger }),
-      ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
-      ...(options.perSubscription !== undefined && { perSubscription: options.perSubscription }),
-      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-      ...(options.schedule && { schedule: options.schedule }),
-      ...(options.privateKeys && { privateKeys: options.privateKeys }),
-      ...(options.disableAfterMs !== undefined && { disableAfterMs: options.disableAfterMs }),
-    });
-  }
+  const worker =
+    options.worker === false ? null : startSenderWorker(options, store, guard.transport, metrics);
   let closing: Promise<void> | null = null;
   return {
     store,
@@ -133,22 +131,60 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
       return address.replace("[::1]", "127.0.0.1");
     },
     close() {
-      closing ??= (async () => {
-        // The worker stops claiming at once, whatever the admin API is still waiting for; its in-flight attempts
-        // finish meanwhile. An admin request still arriving gets drainTimeoutMs, then its connection is cut.
-        const stopped = worker?.stop();
-        const cut = setTimeout(() => admin.server.closeAllConnections(), options.drainTimeoutMs ?? 10_000);
-        try {
-          await admin.close();
-        } finally {
-          clearTimeout(cut);
-        }
-        await stopped;
-        await retention.stop();
-        await guard.close();
-        if (owns) await store.close();
-      })();
+      closing ??= shutDown(
+        { worker, admin, retention, guard, store: owns ? store : null },
+        options.drainTimeoutMs,
+      );
       return closing;
     },
   };
+}
+
+function startSenderWorker(
+  options: SenderOptions,
+  store: Store,
+  transport: Transport,
+  metrics: SenderMetrics,
+): Worker {
+  return startWorker({
+    store,
+    transport,
+    metrics,
+    ...(options.logger && { logger: options.logger }),
+    ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
+    ...(options.perSubscription !== undefined && { perSubscription: options.perSubscription }),
+    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    ...(options.schedule && { schedule: options.schedule }),
+    ...(options.privateKeys && { privateKeys: options.privateKeys }),
+    ...(options.disableAfterMs !== undefined && { disableAfterMs: options.disableAfterMs }),
+  });
+}
+
+/** How long `close()` lets admin requests still arriving finish, unless configured. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+/** Stops what the sender runs; `store` is closed only when the sender opened it. */
+async function shutDown(
+  parts: {
+    worker: Worker | null;
+    admin: FastifyInstance;
+    retention: { stop(): Promise<void> };
+    guard: GuardedFetch;
+    store: Store | null;
+  },
+  drainTimeoutMs = DRAIN_TIMEOUT_MS,
+): Promise<void> {
+  // The worker stops claiming at once, whatever the admin API is still waiting for; its in-flight attempts
+  // finish meanwhile. An admin request still arriving gets drainTimeoutMs, then its connection is cut.
+  const stopped = parts.worker?.stop();
+  const cut = setTimeout(() => parts.admin.server.closeAllConnections(), drainTimeoutMs);
+  try {
+    await parts.admin.close();
+  } finally {
+    clearTimeout(cut);
+  }
+  await stopped;
+  await parts.retention.stop();
+  await parts.guard.close();
+  await parts.store?.close();
 }

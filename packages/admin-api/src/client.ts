@@ -7,6 +7,9 @@ import {
   adminRoutes,
 } from "./routes.js";
 
+/** Per request, unless configured. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
 /** Options of {@link createAdminClient}. */
 export interface AdminClientOptions {
   /** The sender's admin API, e.g. `http://127.0.0.1:4001` (a path prefix is kept). */
@@ -65,96 +68,132 @@ export interface AdminClient {
  * ```
  */
 export function createAdminClient(options: AdminClientOptions): AdminClient {
-  const base = String(options.baseUrl).endsWith("/") ? String(options.baseUrl) : `${options.baseUrl}/`;
-  const fetcher = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const parse = options.parse ?? JSON.parse;
-
-  const call: AdminCall = async (operation, request) => {
-    const route = adminRoutes[operation] as AdminRoute;
-    const req = request as {
-      params?: Record<string, string>;
-      query?: Record<string, string | undefined>;
-      headers?: Record<string, string | undefined>;
-      body?: unknown;
-    };
-    const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-      encodeURIComponent(String(req.params?.[name] ?? "")),
-    );
-    const url = new URL(path.slice(1), base);
-    for (const [name, value] of Object.entries(req.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(name, String(value));
-    }
-    const body =
-      req.body === undefined
-        ? undefined
-        : typeof req.body === "string" || req.body instanceof Uint8Array
-          ? req.body
-          : JSON.stringify(req.body);
-    const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
-    if (body !== undefined) headers["content-type"] = "application/json";
-    for (const [name, value] of Object.entries(req.headers ?? {}))
-      if (value !== undefined) headers[name] = value;
-    let res: Response;
-    try {
-      res = await fetcher(url, {
-        method: route.method,
-        headers,
-        ...(body !== undefined && { body }),
-        redirect: "manual",
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      return { ok: false, kind: "unreachable", error };
-    }
-    if (res.status >= 300 && res.status < 400) {
-      await res.body?.cancel();
-      return { ok: false, kind: "redirect", status: res.status, location: res.headers.get("location") };
-    }
-    const text = await res.text();
-    let value: unknown = null;
-    if (route.ok.contentType?.startsWith("text/") && res.ok) {
-      value = text;
-    } else {
-      try {
-        value = text ? parse(text) : null;
-      } catch {
-        return { ok: false, kind: "not-json", status: res.status, text };
-      }
-    }
-    if (!res.ok) {
-      const message = (value as { message?: unknown } | null)?.message;
-      return {
-        ok: false,
-        kind: "status",
-        status: res.status,
-        body: value,
-        message: typeof message === "string" ? message : text,
-      };
-    }
-    return { ok: true, status: res.status, value: value as never };
+  const config: ClientConfig = {
+    base: String(options.baseUrl).endsWith("/") ? String(options.baseUrl) : `${options.baseUrl}/`,
+    token: options.token,
+    fetch: options.fetch ?? fetch,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    parse: options.parse ?? JSON.parse,
   };
-
   return {
-    call,
-    check(operation, request) {
-      const route = adminRoutes[operation] as AdminRoute;
-      const req = request as Record<string, unknown>;
-      const parts: [z.ZodType | undefined, unknown][] = [
-        [route.params, req.params ?? {}],
-        [route.query, req.query ?? {}],
-        [route.headers, req.headers ?? {}],
-        [route.body && !route.body.raw ? route.body.schema : undefined, req.body ?? {}],
-      ];
-      for (const [schema, value] of parts) {
-        if (!schema) continue;
-        const parsed = schema.safeParse(value);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          return { ok: false, field: String(issue?.path[0] ?? ""), message: issue?.message ?? "invalid" };
-        }
-      }
-      return { ok: true };
-    },
+    call: (operation, request) => callRoute(config, adminRoutes[operation] as AdminRoute, request) as never,
+    check: (operation, request) => checkRequest(adminRoutes[operation] as AdminRoute, request),
   };
+}
+
+/** A client's options, resolved. */
+interface ClientConfig {
+  base: string;
+  token: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  parse: (text: string) => unknown;
+}
+
+/** A request as the client reads it, whatever its operation. */
+interface AnyRequest {
+  params?: Record<string, string>;
+  query?: Record<string, string | undefined>;
+  headers?: Record<string, string | undefined>;
+  body?: unknown;
+}
+
+async function callRoute(
+  config: ClientConfig,
+  route: AdminRoute,
+  request: unknown,
+): Promise<AdminResult<unknown>> {
+  const req = request as AnyRequest;
+  const body =
+    req.body === undefined
+      ? undefined
+      : typeof req.body === "string" || req.body instanceof Uint8Array
+        ? req.body
+        : JSON.stringify(req.body);
+  let res: Response;
+  try {
+    res = await config.fetch(requestUrl(config.base, route, req), {
+      method: route.method,
+      headers: requestHeaders(config.token, req, body !== undefined),
+      ...(body !== undefined && { body }),
+      redirect: "manual",
+      signal: AbortSignal.timeout(config.timeoutMs),
+    });
+  } catch (error) {
+    return { ok: false, kind: "unreachable", error };
+  }
+  return readAnswer(route, res, config.parse);
+}
+
+/** The route's path with its parameters filled in, under the base URL, and the query. */
+function requestUrl(base: string, route: AdminRoute, req: AnyRequest): URL {
+  const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(req.params?.[name] ?? "")),
+  );
+  const url = new URL(path.slice(1), base);
+  for (const [name, value] of Object.entries(req.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  return url;
+}
+
+function requestHeaders(token: string, req: AnyRequest, hasBody: boolean): Record<string, string> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (hasBody) headers["content-type"] = "application/json";
+  for (const [name, value] of Object.entries(req.headers ?? {}))
+    if (value !== undefined) headers[name] = value;
+  return headers;
+}
+
+/** The answer as a value: a redirect is not followed, a text route's answer is text, any other is JSON. */
+async function readAnswer(
+  route: AdminRoute,
+  res: Response,
+  parse: (text: string) => unknown,
+): Promise<AdminResult<unknown>> {
+  if (res.status >= 300 && res.status < 400) {
+    await res.body?.cancel();
+    return { ok: false, kind: "redirect", status: res.status, location: res.headers.get("location") };
+  }
+  const text = await res.text();
+  let value: unknown = null;
+  if (route.ok.contentType?.startsWith("text/") && res.ok) {
+    value = text;
+  } else {
+    try {
+      value = text ? parse(text) : null;
+    } catch {
+      return { ok: false, kind: "not-json", status: res.status, text };
+    }
+  }
+  if (!res.ok) {
+    const message = (value as { message?: unknown } | null)?.message;
+    return {
+      ok: false,
+      kind: "status",
+      status: res.status,
+      body: value,
+      message: typeof message === "string" ? message : text,
+    };
+  }
+  return { ok: true, status: res.status, value };
+}
+
+function checkRequest(route: AdminRoute, request: unknown): AdminCheck {
+  const req = request as Record<string, unknown>;
+  const parts: [z.ZodType | undefined, unknown][] = [
+    [route.params, req.params ?? {}],
+    [route.query, req.query ?? {}],
+    [route.headers, req.headers ?? {}],
+    [route.body && !route.body.raw ? route.body.schema : undefined, req.body ?? {}],
+  ];
+  for (const [schema, value] of parts) {
+    if (!schema) continue;
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { ok: false, field: String(issue?.path[0] ?? ""), message: issue?.message ?? "invalid" };
+    }
+  }
+  return { ok: true };
 }

@@ -49,26 +49,7 @@ function commonStatuses(route: AdminRoute): Record<string, string> {
  * ```
  */
 export function buildAdminOpenApi(): JsonObject {
-  const override = (ctx: { zodSchema: unknown; jsonSchema: JsonObject }) => {
-    const replacement = s.jsonSchemaOverrides.get(ctx.zodSchema as z.ZodType);
-    if (!replacement) return;
-    for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
-    Object.assign(ctx.jsonSchema, replacement);
-  };
-  const components: Record<string, JsonObject> = {};
-  // Schemas with a `.meta({ id })` become components, referenced wherever they appear.
-  const convert = (schema: z.ZodType, io: "input" | "output"): JsonObject => {
-    const json = z.toJSONSchema(schema, { io, target: "draft-2020-12", override, unrepresentable: "any" });
-    const {
-      $schema: _,
-      $defs,
-      ...rest
-    } = JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonObject & {
-      $defs?: Record<string, JsonObject>;
-    };
-    for (const [name, def] of Object.entries($defs ?? {})) components[name] ??= def;
-    return rest;
-  };
+  const { convert, components } = createConverter();
   convert(s.ErrorBody, "output");
   // The event bodies come from the spec, as it defines them (its refs point at its own component names).
   const specSchemas = (spec.components as { schemas: Record<string, JsonObject> }).schemas;
@@ -78,45 +59,13 @@ export function buildAdminOpenApi(): JsonObject {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [operationId, r] of Object.entries(adminRoutes)) {
     const route = r as AdminRoute;
-    const parameters = [
-      ...objectParameters(route.params, "path", convert),
-      ...objectParameters(route.query, "query", convert),
-      ...objectParameters(route.headers, "header", convert),
-    ];
-    const responses: Record<string, unknown> = {
-      [route.ok.status]: {
-        description: route.ok.description,
-        content: {
-          [route.ok.contentType ?? "application/json"]: { schema: convert(route.ok.schema, "output") },
-        },
-      },
-    };
-    for (const [status, description] of Object.entries(commonStatuses(route))) {
-      responses[status] = errorAnswer(description);
-    }
-    for (const [status, description] of Object.entries(route.errors ?? {})) {
-      responses[status] = errorAnswer(description as string);
-    }
-    const operation = {
-      tags: [route.tag],
-      operationId,
-      summary: route.summary,
-      ...(route.description && { description: route.description }),
-      ...(route.auth === false && { security: [] }),
-      ...(parameters.length > 0 && { parameters }),
-      ...(route.body && {
-        requestBody: {
-          required: route.body.required,
-          ...(route.body.description && { description: route.body.description }),
-          content: { "application/json": { schema: convert(route.body.schema, "input") } },
-        },
-      }),
-      responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
-    };
     paths[route.path] ??= {};
-    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = operation;
+    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = operationOf(
+      operationId,
+      route,
+      convert,
+    );
   }
-
   return {
     openapi: "3.1.0",
     info: {
@@ -142,11 +91,84 @@ export function buildAdminOpenApi(): JsonObject {
   };
 }
 
+/** Converts a zod schema to JSON Schema; the definitions it meets are gathered once. */
+type Convert = (schema: z.ZodType, io: "input" | "output") => JsonObject;
+
+/** A converter whose schemas with a `.meta({ id })` become components, referenced wherever they appear. */
+function createConverter(): { convert: Convert; components: Record<string, JsonObject> } {
+  const override = (ctx: { zodSchema: unknown; jsonSchema: JsonObject }) => {
+    const replacement = s.jsonSchemaOverrides.get(ctx.zodSchema as z.ZodType);
+    if (!replacement) return;
+    for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+    Object.assign(ctx.jsonSchema, replacement);
+  };
+  const components: Record<string, JsonObject> = {};
+  const convert: Convert = (schema, io) => {
+    const json = z.toJSONSchema(schema, { io, target: "draft-2020-12", override, unrepresentable: "any" });
+    const {
+      $schema: _,
+      $defs,
+      ...rest
+    } = JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonObject & {
+      $defs?: Record<string, JsonObject>;
+    };
+    for (const [name, def] of Object.entries($defs ?? {})) components[name] ??= def;
+    return rest;
+  };
+  return { convert, components };
+}
+
+/** One route as an OpenAPI operation. */
+function operationOf(operationId: string, route: AdminRoute, convert: Convert): JsonObject {
+  const parameters = [
+    ...objectParameters(route.params, "path", convert),
+    ...objectParameters(route.query, "query", convert),
+    ...objectParameters(route.headers, "header", convert),
+  ];
+  // Converted before the body, as components keep the first definition met under a name.
+  const responses = responsesOf(route, convert);
+  return {
+    tags: [route.tag],
+    operationId,
+    summary: route.summary,
+    ...(route.description && { description: route.description }),
+    ...(route.auth === false && { security: [] }),
+    ...(parameters.length > 0 && { parameters }),
+    ...(route.body && {
+      requestBody: {
+        required: route.body.required,
+        ...(route.body.description && { description: route.body.description }),
+        content: { "application/json": { schema: convert(route.body.schema, "input") } },
+      },
+    }),
+    responses,
+  };
+}
+
+/** The route's success answer, the common error answers and its own, ordered by status. */
+function responsesOf(route: AdminRoute, convert: Convert): JsonObject {
+  const responses: Record<string, unknown> = {
+    [route.ok.status]: {
+      description: route.ok.description,
+      content: {
+        [route.ok.contentType ?? "application/json"]: { schema: convert(route.ok.schema, "output") },
+      },
+    },
+  };
+  for (const [status, description] of Object.entries(commonStatuses(route))) {
+    responses[status] = errorAnswer(description);
+  }
+  for (const [status, description] of Object.entries(route.errors ?? {})) {
+    responses[status] = errorAnswer(description as string);
+  }
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 /** An object schema's fields as OpenAPI parameters. */
 function objectParameters(
   schema: z.ZodObject | undefined,
   where: "path" | "query" | "header",
-  convert: (schema: z.ZodType, io: "input") => JsonObject,
+  convert: Convert,
 ): JsonObject[] {
   if (!schema) return [];
   const json = convert(schema, "input") as { properties?: Record<string, JsonObject>; required?: string[] };

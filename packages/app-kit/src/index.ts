@@ -14,5 +14,6 @@ export {
   startRetention,
 } from "./retention.js";
 export { runServer, type Server } from "./run-server.js";
+export { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./server-timeouts.js";
 export { type AppStore, openAppStore, type Readiness, readiness, type StoreSetting } from "./store.js";
 export { appTracer, errorType, MESSAGING_SYSTEM, SPAN_ATTRIBUTES } from "./tracing.js";

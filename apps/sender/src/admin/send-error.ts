@@ -1,0 +1,16 @@
+import type { FastifyReply } from "fastify";
+
+/**
+ * Answers with the contract's error body, `{ error: <status>, message }`.
+ *
+ * @example
+ * ```ts
+ * return sendError(reply, 404, "No subscription sub_x.");
+ * ```
+ */
+export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply
+    .code(status)
+    .header("content-type", "application/json; charset=utf-8")
+    .send({ error: status, message });
+}
