@@ -26,7 +26,14 @@ export function pgSchema(options: OpenStoreOptions): string {
   return schema;
 }
 
-/** `application_name` of the store's connections. */
+/**
+ * `application_name` of the store's connections (default `plant-store`).
+ *
+ * @example
+ * ```ts
+ * pgApplicationName({ applicationName: "sender" }); // "sender"
+ * ```
+ */
 export function pgApplicationName(options: OpenStoreOptions): string {
   return options.applicationName ?? "plant-store";
 }
@@ -63,7 +70,14 @@ export function createPgPool(options: OpenStoreOptions, resolved: ResolvedOption
   return pool;
 }
 
-/** The config of the LISTEN connection: the store's server, named with a `-listen` suffix. */
+/**
+ * The config of the LISTEN connection: the store's server, named with a `-listen` suffix.
+ *
+ * @example
+ * ```ts
+ * new PgListener(pgListenerConfig(options, pool), handlers, onReconnect, logger);
+ * ```
+ */
 export function pgListenerConfig(options: OpenStoreOptions, pool: pg.Pool): pg.ClientConfig {
   return {
     ...(options.url ? { connectionString: options.url } : pool.options),
@@ -75,6 +89,11 @@ export function pgListenerConfig(options: OpenStoreOptions, pool: pg.Pool): pg.C
 /**
  * Applies the migrations; on failure ends a pool the store owns and throws the mapped error, an unreachable server
  * named (never the credentials) with what to check.
+ *
+ * @example
+ * ```ts
+ * await migrateAtOpen(pool, true, "plant_store", options, resolved);
+ * ```
  */
 export async function migrateAtOpen(
   pool: pg.Pool,

@@ -39,7 +39,14 @@ export function inboxListQuery(
   return { limit, maxBytes: pageMaxBytes(options.maxBytes), where, params };
 }
 
-/** The condition on `processed_at` for a `processed` filter; `""` when there is none. */
+/**
+ * The condition on `processed_at` for a `processed` filter; `""` when there is none.
+ *
+ * @example
+ * ```ts
+ * processedCondition(false); // "processed_at IS NULL"
+ * ```
+ */
 export function processedCondition(processed: boolean | undefined): string {
   if (processed === undefined) return "";
   return processed ? "processed_at IS NOT NULL" : "processed_at IS NULL";

@@ -25,7 +25,14 @@ export function pendingInboxRow(input: InboxRecordInput, options: ResolvedOption
   };
 }
 
-/** The time `markProcessed(webhookId, at)` records: `at`, or the store's clock. */
+/**
+ * The time `markProcessed(webhookId, at)` records: `at`, or the store's clock.
+ *
+ * @example
+ * ```ts
+ * processedAt(new Date(0), options); // 0
+ * ```
+ */
 export function processedAt(at: Date | number | undefined, options: ResolvedOptions): number {
   return at === undefined ? options.now() : toMillis(at);
 }

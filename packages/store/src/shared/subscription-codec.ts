@@ -111,7 +111,14 @@ export function decodeSubscription(box: SecretBox, row: SubscriptionRow): Subscr
   };
 }
 
-/** The event type filter a row holds (SQLite: JSON text; pg: text[]); `null` = every event type. */
+/**
+ * The event type filter a row holds (SQLite: JSON text; pg: text[]); `null` = every event type.
+ *
+ * @example
+ * ```ts
+ * eventTypesOf('["newPlant"]'); // ["newPlant"]
+ * ```
+ */
 export function eventTypesOf(value: string | string[] | null): string[] | null {
   return typeof value === "string" ? (JSON.parse(value) as string[]) : value;
 }

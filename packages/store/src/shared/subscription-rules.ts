@@ -99,12 +99,26 @@ export function subscriptionNotFound(id: string): StoreConflictError {
   return new StoreConflictError("not_found", `Subscription ${JSON.stringify(id)} does not exist.`);
 }
 
-/** `last_error` of the pending deliveries failed when their subscription is disabled for `reason`. */
+/**
+ * `last_error` of the pending deliveries failed when their subscription is disabled for `reason`.
+ *
+ * @example
+ * ```ts
+ * disabledDeliveryError("gone (410)"); // "subscription disabled: gone (410)"
+ * ```
+ */
 export function disabledDeliveryError(reason: string): string {
   return `${DISABLED_REASON}: ${reason}`;
 }
 
-/** Why `disableFailing(forMs, reason)` disables: `reason`, or how long the subscription has been failing. */
+/**
+ * Why `disableFailing(forMs, reason)` disables: `reason`, or how long the subscription has been failing.
+ *
+ * @example
+ * ```ts
+ * failingReason(5 * 86_400_000, undefined); // "failing continuously for more than 432000 s"
+ * ```
+ */
 export function failingReason(forMs: number, reason: string | undefined): string {
   return reason ?? `failing continuously for more than ${Math.round(forMs / 1000)} s`;
 }
