@@ -39,6 +39,21 @@ export class StoreUnavailableError extends StoreError {
 }
 
 /**
+ * The error of every operation on a closed store (`store_closed`), optionally with the driver's error as its cause.
+ *
+ * @example
+ * ```ts
+ * if (ctx.closed.aborted) throw storeClosedError();
+ * ```
+ */
+export function storeClosedError(cause?: unknown): StoreUnavailableError {
+  return new StoreUnavailableError("The store is closed.", {
+    code: "store_closed",
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/**
  * The caller passed something the store cannot accept (bad URL, empty webhook id, malformed cursor).
  *
  * @example

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStore, type Store, StoreConfigError, StoreUnavailableError } from "../src/index.js";
-import { fileIdentityCheck } from "../src/sqlite/open-sqlite.js";
+import { fileIdentityCheck } from "../src/sqlite/sqlite-file.js";
 import { spawnChild } from "./support/child.js";
 
 // SQLite-only behaviour: group commit, lock contention, URL forms, several processes on one file.

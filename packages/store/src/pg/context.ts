@@ -1,6 +1,6 @@
 import type { Pool, PoolClient, QueryConfig } from "pg";
 import type { SqlClient } from "../api/outbox.js";
-import { StoreError, StoreUnavailableError } from "../errors.js";
+import { StoreError, StoreUnavailableError, storeClosedError } from "../errors.js";
 import type { ResolvedOptions } from "../options.js";
 import type { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
@@ -56,10 +56,6 @@ export function mapPgError(error: unknown): unknown {
   return new StoreError("store_error", `PostgreSQL failed: ${message}`, { cause: error });
 }
 
-function closedError(): StoreUnavailableError {
-  return new StoreUnavailableError("The store is closed.", { code: "store_closed" });
-}
-
 /**
  * Runs one statement (on `client` if given, else the pool) and returns its rows; errors mapped.
  *
@@ -74,7 +70,7 @@ export async function query<T = Record<string, unknown>>(
   values?: unknown[],
   client?: SqlClient,
 ): Promise<T[]> {
-  if (ctx.closed.aborted) throw closedError();
+  if (ctx.closed.aborted) throw storeClosedError();
   try {
     return (await (client ?? ctx.pool).query(text, values)).rows as T[];
   } catch (error) {
@@ -101,7 +97,7 @@ export async function transaction<T>(
   work: (client: PoolClient) => Promise<T>,
   options: { bulk?: boolean } = {},
 ): Promise<T> {
-  if (ctx.closed.aborted) throw closedError();
+  if (ctx.closed.aborted) throw storeClosedError();
   let held: Awaited<ReturnType<typeof holdClient>>;
   try {
     held = await holdClient(ctx.pool);

@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from "../errors.js";
+import { storeClosedError } from "../errors.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import { leaseLost, type Outcome, type OutcomeResult } from "../shared/outcomes.js";
 import { type PgContext, query } from "./context.js";
@@ -87,8 +87,7 @@ export function createPgOutcomeRecorder(ctx: PgContext): PgOutcomeRecorder {
   const committer = new GroupCommitter(write, { maxBatch: ctx.options.maxBatchSize });
   return {
     async record(outcome) {
-      if (ctx.closed.aborted)
-        throw new StoreUnavailableError("The store is closed.", { code: "store_closed" });
+      if (ctx.closed.aborted) throw storeClosedError();
       const result = await committer.submit(outcome);
       if (!result.ok) throw result.error;
     },

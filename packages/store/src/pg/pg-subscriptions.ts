@@ -1,16 +1,25 @@
 import type { PoolClient } from "pg";
-import type { Subscription, Subscriptions } from "../api/subscriptions.js";
-import { StoreConflictError } from "../errors.js";
+import type {
+  CreateSubscriptionInput,
+  Subscription,
+  Subscriptions,
+  UpdateSubscriptionInput,
+} from "../api/subscriptions.js";
 import {
-  checkSigning,
   decodeSubscription,
   rotateStoredSecrets,
   type SubscriptionRow,
-  sealSecrets,
-  sealToken,
   storedSecrets,
 } from "../shared/subscription-codec.js";
-import { checkEventTypes, checkGraceMs, checkUrl } from "../shared/validate.js";
+import {
+  createdColumns,
+  disabledDeliveryError,
+  failingReason,
+  newSubscriptionId,
+  patchedColumns,
+  subscriptionNotFound,
+} from "../shared/subscription-rules.js";
+import { checkGraceMs } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
 
 /**
@@ -23,171 +32,194 @@ import { type PgContext, query, transaction } from "./context.js";
  * ```
  */
 export function createPgSubscriptions(ctx: PgContext): Subscriptions {
-  const { s, box } = ctx;
-  const now = () => ctx.options.now();
-  const decode = (row: SubscriptionRow): Subscription => decodeSubscription(box, row);
-  const locked = async (client: PoolClient, id: string): Promise<SubscriptionRow> => {
-    const [row] = await query<SubscriptionRow>(
-      ctx,
-      `SELECT * FROM ${s}.subscriptions WHERE id = $1 FOR UPDATE`,
-      [id],
-      client,
-    );
-    if (!row) throw new StoreConflictError("not_found", `Subscription ${JSON.stringify(id)} does not exist.`);
-    return row;
-  };
-  const disable = async (
-    client: PoolClient,
-    id: string,
-    reason: string,
-    at: number,
-  ): Promise<Subscription> => {
-    await locked(client, id);
-    const [row] = await query<SubscriptionRow>(
-      ctx,
-      `UPDATE ${s}.subscriptions
-       SET enabled = false, disabled_reason = CASE WHEN enabled THEN $2 ELSE disabled_reason END,
-           disabled_at = CASE WHEN enabled THEN $3 ELSE disabled_at END, updated_at = $3
-       WHERE id = $1 RETURNING *`,
-      [id, reason, at],
-      client,
-    );
-    // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back.
-    await query(
-      ctx,
-      `UPDATE ${s}.deliveries SET state = 'failed', last_error = $2, finished_at = $3, updated_at = $3
-       WHERE subscription_id = $1 AND state = 'pending'`,
-      [id, `subscription disabled: ${reason}`, at],
-      client,
-    );
-    return decode(row as SubscriptionRow);
-  };
-
   return {
-    async create(input) {
-      const id = `sub_${ctx.nextId().slice(4)}`;
-      const at = now();
-      const [row] = await query<SubscriptionRow>(
-        ctx,
-        `INSERT INTO ${s}.subscriptions (id, url, token, secrets, enabled, event_types, created_at, updated_at, signing)
-         VALUES ($1, $2, $3, $4, $5, $7, $6, $6, $8) RETURNING *`,
-        [
-          id,
-          checkUrl(input.url),
-          sealToken(box, id, input.token),
-          JSON.stringify(sealSecrets(box, id, input.secrets ?? [], at)),
-          input.enabled !== false,
-          at,
-          checkEventTypes(input.eventTypes),
-          checkSigning(input.signing, "symmetric"),
-        ],
-      );
-      return decode(row as SubscriptionRow);
-    },
-    async get(id) {
-      const [row] = await query<SubscriptionRow>(ctx, `SELECT * FROM ${s}.subscriptions WHERE id = $1`, [id]);
-      return row ? decode(row) : null;
-    },
-    async list(options = {}) {
-      const rows =
-        options.enabled === undefined
-          ? await query<SubscriptionRow>(ctx, `SELECT * FROM ${s}.subscriptions ORDER BY id`)
-          : await query<SubscriptionRow>(
-              ctx,
-              `SELECT * FROM ${s}.subscriptions WHERE enabled = $1 ORDER BY id`,
-              [options.enabled],
-            );
-      return rows.map(decode);
-    },
-    update: (id, patch) =>
-      transaction(ctx, async (client) => {
-        const current = await locked(client, id);
-        const at = now();
-        const [row] = await query<SubscriptionRow>(
-          ctx,
-          `UPDATE ${s}.subscriptions SET url = $2, token = $3, secrets = $4, updated_at = $5, event_types = $6, signing = $7
-           WHERE id = $1 RETURNING *`,
-          [
-            id,
-            patch.url === undefined ? current.url : checkUrl(patch.url),
-            patch.token === undefined ? current.token : sealToken(box, id, patch.token),
-            JSON.stringify(
-              patch.secrets === undefined
-                ? storedSecrets(current.secrets)
-                : sealSecrets(box, id, patch.secrets, at),
-            ),
-            at,
-            patch.eventTypes === undefined ? current.event_types : checkEventTypes(patch.eventTypes),
-            checkSigning(patch.signing, current.signing),
-          ],
-          client,
-        );
-        return decode(row as SubscriptionRow);
-      }),
+    create: (input) => createSubscription(ctx, input),
+    get: (id) => getSubscription(ctx, id),
+    list: (options = {}) => listSubscriptions(ctx, options.enabled),
+    update: (id, patch) => transaction(ctx, (client) => updateSubscription(ctx, client, id, patch)),
     rotateSecret: (id, secret, options = {}) =>
-      transaction(ctx, async (client) => {
-        const graceMs = checkGraceMs(options.graceMs);
-        const current = await locked(client, id);
-        const at = now();
-        const secrets = rotateStoredSecrets(box, id, storedSecrets(current.secrets), secret, at, graceMs);
-        const [row] = await query<SubscriptionRow>(
-          ctx,
-          `UPDATE ${s}.subscriptions SET secrets = $2, updated_at = $3 WHERE id = $1 RETURNING *`,
-          [id, JSON.stringify(secrets), at],
-          client,
-        );
-        return decode(row as SubscriptionRow);
-      }),
+      transaction(ctx, (client) => rotateSecret(ctx, client, id, secret, checkGraceMs(options.graceMs))),
     disable: (id, reason) =>
-      transaction(ctx, (client) => disable(client, id, String(reason), now()), { bulk: true }),
-    enable: (id) =>
-      transaction(ctx, async (client) => {
-        await locked(client, id);
-        const [row] = await query<SubscriptionRow>(
-          ctx,
-          `UPDATE ${s}.subscriptions SET enabled = true, disabled_reason = NULL, disabled_at = NULL,
-             failing_since = NULL, updated_at = $2 WHERE id = $1 RETURNING *`,
-          [id, now()],
-          client,
-        );
-        return decode(row as SubscriptionRow);
+      transaction(ctx, (client) => disable(ctx, client, id, String(reason), ctx.options.now()), {
+        bulk: true,
       }),
+    enable: (id) => transaction(ctx, (client) => enable(ctx, client, id)),
     // Cascades over the subscription's deliveries and attempts: a bulk statement.
-    delete: (id) =>
-      transaction(
-        ctx,
-        async (client) =>
-          (await query(ctx, `DELETE FROM ${s}.subscriptions WHERE id = $1 RETURNING id`, [id], client))
-            .length > 0,
-        { bulk: true },
-      ),
-    async disableFailing(forMs, reason) {
-      const at = now();
-      const ids = (
-        await query<{ id: string }>(
-          ctx,
-          `SELECT id FROM ${s}.subscriptions WHERE enabled AND failing_since <= $1 ORDER BY id`,
-          [at - forMs],
-        )
-      ).map((r) => r.id);
-      const why = reason ?? `failing continuously for more than ${Math.round(forMs / 1000)} s`;
-      const disabled: string[] = [];
-      for (const id of ids) {
-        const done = await transaction(
-          ctx,
-          async (client) => {
-            // Re-checked under the row lock: a success may have ended the streak since the SELECT.
-            const row = await locked(client, id);
-            if (!row.enabled || row.failing_since === null || Number(row.failing_since) > at - forMs)
-              return false;
-            await disable(client, id, why, at);
-            return true;
-          },
-          { bulk: true },
-        );
-        if (done) disabled.push(id);
-      }
-      return disabled;
-    },
+    delete: (id) => transaction(ctx, (client) => deleteSubscription(ctx, client, id), { bulk: true }),
+    disableFailing: (forMs, reason) => disableFailing(ctx, forMs, reason),
   };
+}
+
+/** Decodes the row a statement returned (`RETURNING *` of a row known to exist). */
+const decodeReturned = (ctx: PgContext, rows: SubscriptionRow[]): Subscription =>
+  decodeSubscription(ctx.box, rows[0] as SubscriptionRow);
+
+async function createSubscription(ctx: PgContext, input: CreateSubscriptionInput): Promise<Subscription> {
+  const id = newSubscriptionId(ctx.nextId);
+  const at = ctx.options.now();
+  const columns = createdColumns(ctx.box, id, input, at);
+  const rows = await query<SubscriptionRow>(
+    ctx,
+    `INSERT INTO ${ctx.s}.subscriptions (id, url, token, secrets, enabled, event_types, created_at, updated_at, signing)
+     VALUES ($1, $2, $3, $4, $5, $7, $6, $6, $8) RETURNING *`,
+    [
+      id,
+      columns.url,
+      columns.token,
+      columns.secrets,
+      input.enabled !== false,
+      at,
+      columns.eventTypes,
+      columns.signing,
+    ],
+  );
+  return decodeReturned(ctx, rows);
+}
+
+async function getSubscription(ctx: PgContext, id: string): Promise<Subscription | null> {
+  const [row] = await query<SubscriptionRow>(ctx, `SELECT * FROM ${ctx.s}.subscriptions WHERE id = $1`, [id]);
+  return row ? decodeSubscription(ctx.box, row) : null;
+}
+
+async function listSubscriptions(ctx: PgContext, enabled: boolean | undefined): Promise<Subscription[]> {
+  const rows =
+    enabled === undefined
+      ? await query<SubscriptionRow>(ctx, `SELECT * FROM ${ctx.s}.subscriptions ORDER BY id`)
+      : await query<SubscriptionRow>(
+          ctx,
+          `SELECT * FROM ${ctx.s}.subscriptions WHERE enabled = $1 ORDER BY id`,
+          [enabled],
+        );
+  return rows.map((row) => decodeSubscription(ctx.box, row));
+}
+
+/** The row, locked for the rest of the transaction; `not_found` if it does not exist. */
+async function locked(ctx: PgContext, client: PoolClient, id: string): Promise<SubscriptionRow> {
+  const [row] = await query<SubscriptionRow>(
+    ctx,
+    `SELECT * FROM ${ctx.s}.subscriptions WHERE id = $1 FOR UPDATE`,
+    [id],
+    client,
+  );
+  if (!row) throw subscriptionNotFound(id);
+  return row;
+}
+
+async function updateSubscription(
+  ctx: PgContext,
+  client: PoolClient,
+  id: string,
+  patch: UpdateSubscriptionInput,
+): Promise<Subscription> {
+  const current = await locked(ctx, client, id);
+  const at = ctx.options.now();
+  const columns = patchedColumns(ctx.box, current, patch, at);
+  const rows = await query<SubscriptionRow>(
+    ctx,
+    `UPDATE ${ctx.s}.subscriptions SET url = $2, token = $3, secrets = $4, updated_at = $5, event_types = $6, signing = $7
+     WHERE id = $1 RETURNING *`,
+    [id, columns.url, columns.token, columns.secrets, at, columns.eventTypes, columns.signing],
+    client,
+  );
+  return decodeReturned(ctx, rows);
+}
+
+async function rotateSecret(
+  ctx: PgContext,
+  client: PoolClient,
+  id: string,
+  secret: string,
+  graceMs: number,
+): Promise<Subscription> {
+  const current = await locked(ctx, client, id);
+  const at = ctx.options.now();
+  const secrets = rotateStoredSecrets(ctx.box, id, storedSecrets(current.secrets), secret, at, graceMs);
+  const rows = await query<SubscriptionRow>(
+    ctx,
+    `UPDATE ${ctx.s}.subscriptions SET secrets = $2, updated_at = $3 WHERE id = $1 RETURNING *`,
+    [id, JSON.stringify(secrets), at],
+    client,
+  );
+  return decodeReturned(ctx, rows);
+}
+
+/** Disables it (the first reason and time stay) and fails its pending deliveries. */
+async function disable(
+  ctx: PgContext,
+  client: PoolClient,
+  id: string,
+  reason: string,
+  at: number,
+): Promise<Subscription> {
+  await locked(ctx, client, id);
+  const rows = await query<SubscriptionRow>(
+    ctx,
+    `UPDATE ${ctx.s}.subscriptions
+     SET enabled = false, disabled_reason = CASE WHEN enabled THEN $2 ELSE disabled_reason END,
+         disabled_at = CASE WHEN enabled THEN $3 ELSE disabled_at END, updated_at = $3
+     WHERE id = $1 RETURNING *`,
+    [id, reason, at],
+    client,
+  );
+  // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back.
+  await query(
+    ctx,
+    `UPDATE ${ctx.s}.deliveries SET state = 'failed', last_error = $2, finished_at = $3, updated_at = $3
+     WHERE subscription_id = $1 AND state = 'pending'`,
+    [id, disabledDeliveryError(reason), at],
+    client,
+  );
+  return decodeReturned(ctx, rows);
+}
+
+async function enable(ctx: PgContext, client: PoolClient, id: string): Promise<Subscription> {
+  await locked(ctx, client, id);
+  const rows = await query<SubscriptionRow>(
+    ctx,
+    `UPDATE ${ctx.s}.subscriptions SET enabled = true, disabled_reason = NULL, disabled_at = NULL,
+       failing_since = NULL, updated_at = $2 WHERE id = $1 RETURNING *`,
+    [id, ctx.options.now()],
+    client,
+  );
+  return decodeReturned(ctx, rows);
+}
+
+async function deleteSubscription(ctx: PgContext, client: PoolClient, id: string): Promise<boolean> {
+  const rows = await query(
+    ctx,
+    `DELETE FROM ${ctx.s}.subscriptions WHERE id = $1 RETURNING id`,
+    [id],
+    client,
+  );
+  return rows.length > 0;
+}
+
+/** Each candidate in a transaction of its own, re-checked under its row lock. */
+async function disableFailing(ctx: PgContext, forMs: number, reason: string | undefined): Promise<string[]> {
+  const at = ctx.options.now();
+  const ids = (
+    await query<{ id: string }>(
+      ctx,
+      `SELECT id FROM ${ctx.s}.subscriptions WHERE enabled AND failing_since <= $1 ORDER BY id`,
+      [at - forMs],
+    )
+  ).map((r) => r.id);
+  const why = failingReason(forMs, reason);
+  const disabled: string[] = [];
+  for (const id of ids) {
+    const done = await transaction(
+      ctx,
+      async (client) => {
+        // Re-checked under the row lock: a success may have ended the streak since the SELECT.
+        const row = await locked(ctx, client, id);
+        if (!row.enabled || row.failing_since === null || Number(row.failing_since) > at - forMs)
+          return false;
+        await disable(ctx, client, id, why, at);
+        return true;
+      },
+      { bulk: true },
+    );
+    if (done) disabled.push(id);
+  }
+  return disabled;
 }

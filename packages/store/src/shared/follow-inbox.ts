@@ -25,6 +25,29 @@ const REMEMBERED = 4096;
 /** At most this many never-yielded seqs (the newest of the window) are looked up by one sweep. */
 const SWEEP = 1024;
 
+/** Where one follower stands: what it yielded recently, what it was told of, and the highest seq it fetched. */
+interface FollowState {
+  /** Notified, not yet yielded; after each fetch only seqs ≤ `last` (higher ones come with `seq > last`). */
+  pending: Set<number>;
+  /** Recently yielded seqs, oldest first. */
+  recent: Set<number>;
+  /**
+   * The highest seq evicted from `recent`: at or below it a seq may have been yielded and forgotten, so the sweep
+   * stays above it (a yielded seq above it is still in `recent`).
+   */
+  floor: number;
+  fetching: boolean;
+  /** Look for notifications that may have been lost, at the next fetch. */
+  sweep: boolean;
+  /**
+   * The highest seq fetched. Until the start point is known nothing is remembered: what commits meanwhile is above
+   * it and fetched by the first `seq > last` query; never re-yield what a resuming client already has.
+   */
+  last: number;
+  /** Where the stream started: the sweep never looks at or below it. */
+  start: number;
+}
+
 /**
  * Follows the inbox in commit order. Wakes on the notifier, polls as a fallback.
  *
@@ -49,73 +72,29 @@ export async function* followInbox(
 ): AsyncGenerator<InboxEvent> {
   const signal = options.signal ? AbortSignal.any([options.signal, source.closed]) : source.closed;
   const pollMs = options.pollIntervalMs ?? 1000;
-  /** Notified, not yet yielded; after each fetch only seqs ≤ `last` (higher ones come with `seq > last`). */
-  const pending = new Set<number>();
-  /** Recently yielded seqs, oldest first. */
-  const recent = new Set<number>();
-  /**
-   * The highest seq evicted from `recent`: at or below it a seq may have been yielded and forgotten, so the sweep
-   * stays above it (a yielded seq above it is still in `recent`).
-   */
-  let floor = Number.NEGATIVE_INFINITY;
-  let fetching = false;
-  let sweep = false;
-  // Until the start point is known nothing is remembered: what commits meanwhile is above it and
-  // fetched by the first `seq > last` query; never re-yield what a resuming client already has.
-  let last = Number.NEGATIVE_INFINITY;
-  const off = source.notifier.subscribe((seqs) => {
-    if (seqs.length === 0) sweep = true;
-    // A seq above `last` notified while no fetch is in flight is seen by the next `seq > last`.
-    for (const seq of seqs) if ((fetching || seq <= last) && !recent.has(seq)) pending.add(seq);
-  });
+  const state: FollowState = {
+    pending: new Set(),
+    recent: new Set(),
+    floor: Number.NEGATIVE_INFINITY,
+    fetching: false,
+    sweep: false,
+    last: Number.NEGATIVE_INFINITY,
+    start: Number.NEGATIVE_INFINITY,
+  };
+  const off = source.notifier.subscribe((seqs) => noteCommitted(state, seqs));
   try {
-    last = options.after ?? (await source.maxSeq());
-    const start = last;
-    /** The newest seqs of the recent window that were never yielded nor are pending. */
-    const unyielded = (): number[] => {
-      const low = Math.max(start, floor);
-      const ids: number[] = [];
-      for (let seq = last; seq > low && ids.length < SWEEP; seq--)
-        if (!recent.has(seq) && !pending.has(seq)) ids.push(seq);
-      return ids;
-    };
+    state.last = options.after ?? (await source.maxSeq());
+    state.start = state.last;
     while (!signal.aborted) {
       const generation = source.notifier.generation;
-      const asked = [...pending];
-      const extra = sweep && source.commitsOutOfOrder ? [...asked, ...unyielded()] : asked;
-      sweep = false;
-      fetching = true;
-      let events: InboxEvent[];
-      try {
-        // Everything in `extra` is ≤ last and sorts first; BATCH rows above `last` still fit.
-        events = await source.fetchAfter(last, extra, BATCH + extra.length);
-      } finally {
-        fetching = false;
-      }
-      const before = last;
-      let above = 0;
-      const found = new Set<number>();
+      const { events, above } = await fetchRound(source, state);
       for (const event of events) {
-        found.add(event.seq);
-        if (event.seq > before) above++;
-        if (event.seq > last) last = event.seq;
-      }
-      for (const seq of asked) if (!found.has(seq)) pending.delete(seq);
-      for (const seq of pending) if (seq > last) pending.delete(seq);
-      for (const event of events) {
-        pending.delete(event.seq);
-        if (recent.has(event.seq)) continue;
-        recent.add(event.seq);
-        if (recent.size > REMEMBERED) {
-          const evicted = recent.values().next().value as number;
-          recent.delete(evicted);
-          if (evicted > floor) floor = evicted;
-        }
+        if (!firstSight(state, event.seq)) continue;
         yield event;
         if (signal.aborted) return;
       }
-      if (above >= BATCH || pending.size > 0) continue;
-      if (!(await source.notifier.wait({ signal, timeoutMs: pollMs, since: generation }))) sweep = true;
+      if (above >= BATCH || state.pending.size > 0) continue;
+      if (!(await source.notifier.wait({ signal, timeoutMs: pollMs, since: generation }))) state.sweep = true;
     }
   } catch (error) {
     // A query refused because the store closed (or the caller stopped) meanwhile ends the stream, as promised.
@@ -124,4 +103,68 @@ export async function* followInbox(
   } finally {
     off();
   }
+}
+
+/** A notification: remembers the seqs the next `seq > last` fetch would not see; an empty one asks for a sweep. */
+function noteCommitted(state: FollowState, seqs: readonly number[]): void {
+  if (seqs.length === 0) state.sweep = true;
+  // A seq above `last` notified while no fetch is in flight is seen by the next `seq > last`.
+  for (const seq of seqs) {
+    if ((state.fetching || seq <= state.last) && !state.recent.has(seq)) state.pending.add(seq);
+  }
+}
+
+/**
+ * Fetches the next events: those above `last`, the pending ones, and on a sweep the never-yielded ones of the
+ * window. Moves `last` on and forgets pending seqs that are gone. `above` counts the events above the old `last`.
+ */
+async function fetchRound(
+  source: InboxFollowSource,
+  state: FollowState,
+): Promise<{ events: InboxEvent[]; above: number }> {
+  const asked = [...state.pending];
+  const extra = state.sweep && source.commitsOutOfOrder ? [...asked, ...unyielded(state)] : asked;
+  state.sweep = false;
+  state.fetching = true;
+  let events: InboxEvent[];
+  try {
+    // Everything in `extra` is ≤ last and sorts first; BATCH rows above `last` still fit.
+    events = await source.fetchAfter(state.last, extra, BATCH + extra.length);
+  } finally {
+    state.fetching = false;
+  }
+  const before = state.last;
+  let above = 0;
+  const found = new Set<number>();
+  for (const event of events) {
+    found.add(event.seq);
+    if (event.seq > before) above++;
+    if (event.seq > state.last) state.last = event.seq;
+  }
+  for (const seq of asked) if (!found.has(seq)) state.pending.delete(seq);
+  for (const seq of state.pending) if (seq > state.last) state.pending.delete(seq);
+  return { events, above };
+}
+
+/** The newest seqs of the recent window that were never yielded nor are pending. */
+function unyielded(state: FollowState): number[] {
+  const low = Math.max(state.start, state.floor);
+  const ids: number[] = [];
+  for (let seq = state.last; seq > low && ids.length < SWEEP; seq--) {
+    if (!state.recent.has(seq) && !state.pending.has(seq)) ids.push(seq);
+  }
+  return ids;
+}
+
+/** Whether `seq` is to be yielded (not yielded recently); remembers it, evicting the oldest beyond the window. */
+function firstSight(state: FollowState, seq: number): boolean {
+  state.pending.delete(seq);
+  if (state.recent.has(seq)) return false;
+  state.recent.add(seq);
+  if (state.recent.size > REMEMBERED) {
+    const evicted = state.recent.values().next().value as number;
+    state.recent.delete(evicted);
+    if (evicted > state.floor) state.floor = evicted;
+  }
+  return true;
 }

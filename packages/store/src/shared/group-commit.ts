@@ -63,9 +63,7 @@ export class GroupCommitter<In, Out> {
     this.#inFlight++;
     this.#schedule(); // leftovers beyond maxBatch may start their own flush when maxInFlight > 1
     try {
-      // Pushed, not mapped: V8's optimized `map` makes a holey array where the interpreter's is packed, and the
-      // change of map deoptimized the writer's code once this method was optimized (docs/decisions.md, 2026-11-27,
-      // late evening).
+      // Pushed, not mapped: the writer takes this array, and `push` keeps its V8 array map stable.
       const items: In[] = [];
       for (const w of batch) items.push(w.item);
       const results = await this.#write(items);

@@ -137,8 +137,8 @@ function addHeader(
 
 /**
  * `JSON.stringify(headers)` of a record {@link pickHeaders} returned, written directly when every value is printable
- * ASCII without `"` or `\` (header text as HTTP carries it): the same text byte for byte, for a fraction of the
- * cost of V8 11's serializer (about 2K instructions per call and 1.5K per property; docs/decisions.md, 2026-11-26).
+ * ASCII without `"` or `\` (header text as HTTP carries it): the same text byte for byte, for less than V8's
+ * serializer costs on every inbox write.
  * Its names are kept names, which {@link keptHeaderSet} made sure are tokens: they need no escaping and are not
  * checked again. Anything else goes through `JSON.stringify`.
  *

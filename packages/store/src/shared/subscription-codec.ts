@@ -1,4 +1,5 @@
 import { parseSecret, SIGNING_SCHEMES } from "@plant-store/core";
+import { isActiveSecret } from "../active-secrets.js";
 import type { SecretInput, SigningScheme, SigningSecret, Subscription } from "../api/subscriptions.js";
 import { StoreInputError } from "../errors.js";
 import type { SecretBox } from "./secret-box.js";
@@ -101,8 +102,7 @@ export function decodeSubscription(box: SecretBox, row: SubscriptionRow): Subscr
     ),
     signing: row.signing,
     enabled: row.enabled === true || row.enabled === 1,
-    eventTypes:
-      typeof row.event_types === "string" ? (JSON.parse(row.event_types) as string[]) : row.event_types,
+    eventTypes: eventTypesOf(row.event_types),
     disabledReason: row.disabled_reason,
     disabledAt: toDate(row.disabled_at),
     failingSince: toDate(row.failing_since),
@@ -112,10 +112,20 @@ export function decodeSubscription(box: SecretBox, row: SubscriptionRow): Subscr
 }
 
 /**
- * The secrets a sender signs with at `now`: unsealed, expired ones left out. Built by `push` onto a literal, not by
- * `filter().map()`: V8's optimized `map` returns a holey array where the interpreter's returns a packed one, and the
- * change of map deoptimized `deliver`'s signing code once this function was optimized (docs/decisions.md,
- * 2026-11-27, late evening).
+ * The event type filter a row holds (SQLite: JSON text; pg: text[]); `null` = every event type.
+ *
+ * @example
+ * ```ts
+ * eventTypesOf('["newPlant"]'); // ["newPlant"]
+ * ```
+ */
+export function eventTypesOf(value: string | string[] | null): string[] | null {
+  return typeof value === "string" ? (JSON.parse(value) as string[]) : value;
+}
+
+/**
+ * The secrets a sender signs with at `now`: unsealed, expired ones left out. Built by `push`, not `map`: the claim
+ * hands the array on to the signing code, and `push` keeps its V8 array map stable.
  */
 export function activeSecretsOf(
   box: SecretBox,
@@ -125,7 +135,7 @@ export function activeSecretsOf(
 ): string[] {
   const active: string[] = [];
   for (const s of storedSecrets(value)) {
-    if (s.expiresAt === null || s.expiresAt > now) active.push(box.open(s.secret, secretAad(id)));
+    if (isActiveSecret(s.expiresAt, now)) active.push(box.open(s.secret, secretAad(id)));
   }
   return active;
 }
@@ -140,7 +150,7 @@ export function rotateStoredSecrets(
   graceMs: number,
 ): StoredSecret[] {
   const kept = current
-    .filter((s) => s.expiresAt === null || s.expiresAt > now)
+    .filter((s) => isActiveSecret(s.expiresAt, now))
     .map((s) => (s.expiresAt === null ? { ...s, expiresAt: now + graceMs } : s));
   return [...kept, ...sealSecrets(box, id, [secret], now)];
 }

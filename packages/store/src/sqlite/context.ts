@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { StoreError, StoreUnavailableError } from "../errors.js";
+import { StoreError, StoreUnavailableError, storeClosedError } from "../errors.js";
 import type { ResolvedOptions } from "../options.js";
 import type { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
@@ -40,7 +40,7 @@ export function mapSqliteError(error: unknown): unknown {
     return new StoreUnavailableError(`The SQLite database is unavailable (${code}).`, { cause: error });
   }
   if (error instanceof TypeError && /database connection is not open/.test(error.message)) {
-    return new StoreUnavailableError("The store is closed.", { cause: error, code: "store_closed" });
+    return storeClosedError(error);
   }
   return new StoreError("store_error", `SQLite failed: ${(error as Error)?.message ?? String(error)}`, {
     cause: error,
@@ -50,7 +50,7 @@ export function mapSqliteError(error: unknown): unknown {
 /** Runs synchronous database work as a promise: rejects once closed, maps errors, waits out a busy lock. */
 export function runSqlite<T>(ctx: SqliteContext, work: () => T): Promise<T> {
   if (ctx.closed.aborted) {
-    return Promise.reject(new StoreUnavailableError("The store is closed.", { code: "store_closed" }));
+    return Promise.reject(storeClosedError());
   }
   try {
     ctx.checkFile?.();
@@ -76,7 +76,7 @@ async function retryBusy<T>(ctx: SqliteContext, work: () => T): Promise<T> {
   const deadline = Date.now() + ctx.options.busyTimeoutMs;
   for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
     await new Promise((resolve) => setTimeout(resolve, wait));
-    if (ctx.closed.aborted) throw new StoreUnavailableError("The store is closed.", { code: "store_closed" });
+    if (ctx.closed.aborted) throw storeClosedError();
     ctx.checkFile?.();
     try {
       return work();

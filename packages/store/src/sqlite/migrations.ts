@@ -138,7 +138,7 @@ ALTER TABLE subscriptions ADD COLUMN event_types TEXT;
     version: 6,
     name: "subscription index without state",
     // Every claim and every outcome changes a delivery's state, so an index keyed on it was rewritten twice per
-    // delivery (~15K instructions of a delivery's bookkeeping: docs/decisions.md, 2026-11-27, morning). A
+    // delivery, a large part of a delivery's bookkeeping. A
     // subscription's deliveries are listed newest first by (subscription_id, id); its failed ones (`recover`, a list
     // of failures) are in a partial index that only failures enter; `disable` finds its pending ones through the due
     // index (outbox-sql.ts, FAIL_PENDING_OF). A list of one subscription's pending or leased deliveries walks its
@@ -152,8 +152,8 @@ CREATE INDEX deliveries_failed_idx ON deliveries (subscription_id, id) WHERE sta
   {
     version: 7,
     name: "delivery state counters by transition",
-    // The counters of migration 2 took two UPDATEs per state change (one state down, one up): ~3K instructions each,
-    // two changes per delivery (claim, outcome). Here a change is ONE UPDATE of the row counting its transition
+    // The counters of migration 2 took two UPDATEs per state change (one state down, one up), two changes per
+    // delivery (claim, outcome). Here a change is ONE UPDATE of the row counting its transition
     // (from '' = created, to '' = deleted), and a state's depth is what entered it minus what left it: a sum over
     // 20 rows, in the view `delivery_counts` that STATE_COUNTS reads (so a process still running an older package
     // keeps reading depth while another migrates the file). Every transition has its row from the start, so an

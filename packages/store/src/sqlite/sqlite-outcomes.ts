@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from "../errors.js";
+import { storeClosedError } from "../errors.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import {
   leaseLost,
@@ -119,8 +119,7 @@ export function createSqliteOutcomeRecorder(ctx: SqliteContext): SqliteOutcomeRe
   );
   return {
     async record(outcome) {
-      if (ctx.closed.aborted)
-        throw new StoreUnavailableError("The store is closed.", { code: "store_closed" });
+      if (ctx.closed.aborted) throw storeClosedError();
       const result = await committer.submit(outcome);
       if (!result.ok) throw mapSqliteError(result.error);
     },

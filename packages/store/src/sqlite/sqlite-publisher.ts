@@ -1,5 +1,5 @@
 import type { Outbox } from "../api/outbox.js";
-import { StoreInputError, StoreUnavailableError } from "../errors.js";
+import { StoreInputError, storeClosedError } from "../errors.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import { checkReplay, prepareEvent } from "../shared/prepare-event.js";
 import type { MessageRow } from "../shared/rows.js";
@@ -69,7 +69,7 @@ export function createSqlitePublisher(ctx: SqliteContext) {
   });
 
   const publish: Outbox["publish"] = async (event, options = {}) => {
-    if (ctx.closed.aborted) throw new StoreUnavailableError("The store is closed.", { code: "store_closed" });
+    if (ctx.closed.aborted) throw storeClosedError();
     if (options.tx !== undefined) {
       throw new StoreInputError("invalid_option", "publish({ tx }) needs the PostgreSQL backend.");
     }

@@ -1,19 +1,26 @@
-import type { Subscription, Subscriptions } from "../api/subscriptions.js";
-import { StoreConflictError } from "../errors.js";
+import type {
+  CreateSubscriptionInput,
+  Subscription,
+  Subscriptions,
+  UpdateSubscriptionInput,
+} from "../api/subscriptions.js";
 import {
-  checkSigning,
   decodeSubscription,
   rotateStoredSecrets,
   type SubscriptionRow,
-  sealSecrets,
-  sealToken,
   storedSecrets,
 } from "../shared/subscription-codec.js";
-import { checkEventTypes, checkGraceMs, checkUrl } from "../shared/validate.js";
+import {
+  createdColumns,
+  disabledDeliveryError,
+  failingReason,
+  newSubscriptionId,
+  patchedColumns,
+  subscriptionNotFound,
+} from "../shared/subscription-rules.js";
+import { checkGraceMs } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 import { FAIL_PENDING_OF } from "./outbox-sql.js";
-
-/** The longest rotation grace (Stripe's maximum too): the old secret must stop signing at a real time. */
 
 /**
  * SQLite subscriptions; credentials sealed by the store's secret box.
@@ -25,130 +32,146 @@ import { FAIL_PENDING_OF } from "./outbox-sql.js";
  * ```
  */
 export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
-  const { box } = ctx;
-  const now = () => ctx.options.now();
-  const row = (id: string) =>
-    ctx.sql("SELECT * FROM subscriptions WHERE id = ?").get(id) as SubscriptionRow | undefined;
-  const mustGet = (id: string): SubscriptionRow => {
-    const found = row(id);
-    if (!found)
-      throw new StoreConflictError("not_found", `Subscription ${JSON.stringify(id)} does not exist.`);
-    return found;
-  };
-  const decode = (r: SubscriptionRow): Subscription => decodeSubscription(box, r);
-
-  const disable = ctx.db.transaction((id: string, reason: string, at: number) => {
-    mustGet(id);
-    const disabled = ctx
-      .sql(
-        `UPDATE subscriptions SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ?
-         WHERE id = ? AND enabled = 1`,
-      )
-      .run(reason, at, at, id).changes;
-    // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back. A subscription
-    // already disabled has none: its deliveries were failed then, and a disabled one gets no new ones.
-    if (disabled > 0) ctx.sql(FAIL_PENDING_OF).run(`subscription disabled: ${reason}`, at, at, id);
-    return decode(mustGet(id));
-  });
-
+  const disableNow = ctx.db.transaction(disable);
   return {
-    create: (input) =>
-      runSqlite(ctx, () => {
-        const id = `sub_${ctx.nextId().slice(4)}`;
-        const at = now();
-        ctx
-          .sql(
-            `INSERT INTO subscriptions (id, url, token, secrets, signing, enabled, event_types, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            id,
-            checkUrl(input.url),
-            sealToken(box, id, input.token),
-            JSON.stringify(sealSecrets(box, id, input.secrets ?? [], at)),
-            checkSigning(input.signing, "symmetric"),
-            input.enabled === false ? 0 : 1,
-            jsonOrNull(checkEventTypes(input.eventTypes)),
-            at,
-            at,
-          );
-        return decode(mustGet(id));
-      }),
-    get: (id) =>
-      runSqlite(ctx, () => {
-        const found = row(id);
-        return found ? decode(found) : null;
-      }),
-    list: (options = {}) =>
-      runSqlite(ctx, () => {
-        const rows =
-          options.enabled === undefined
-            ? ctx.sql("SELECT * FROM subscriptions ORDER BY id").all()
-            : ctx
-                .sql("SELECT * FROM subscriptions WHERE enabled = ? ORDER BY id")
-                .all(options.enabled ? 1 : 0);
-        return (rows as SubscriptionRow[]).map(decode);
-      }),
-    update: (id, patch) =>
-      runSqlite(ctx, () => {
-        const current = mustGet(id);
-        const at = now();
-        ctx
-          .sql(
-            "UPDATE subscriptions SET url = ?, token = ?, secrets = ?, event_types = ?, signing = ?, updated_at = ? WHERE id = ?",
-          )
-          .run(
-            patch.url === undefined ? current.url : checkUrl(patch.url),
-            patch.token === undefined ? current.token : sealToken(box, id, patch.token),
-            patch.secrets === undefined
-              ? JSON.stringify(storedSecrets(current.secrets))
-              : JSON.stringify(sealSecrets(box, id, patch.secrets, at)),
-            patch.eventTypes === undefined
-              ? current.event_types
-              : jsonOrNull(checkEventTypes(patch.eventTypes)),
-            checkSigning(patch.signing, current.signing),
-            at,
-            id,
-          );
-        return decode(mustGet(id));
-      }),
+    create: (input) => runSqlite(ctx, () => createSubscription(ctx, input)),
+    get: (id) => runSqlite(ctx, () => getSubscription(ctx, id)),
+    list: (options = {}) => runSqlite(ctx, () => listSubscriptions(ctx, options.enabled)),
+    update: (id, patch) => runSqlite(ctx, () => updateSubscription(ctx, id, patch)),
     rotateSecret: (id, secret, options = {}) =>
-      runSqlite(ctx, () => {
-        const graceMs = checkGraceMs(options.graceMs);
-        const current = mustGet(id);
-        const at = now();
-        const secrets = rotateStoredSecrets(box, id, storedSecrets(current.secrets), secret, at, graceMs);
-        ctx
-          .sql("UPDATE subscriptions SET secrets = ?, updated_at = ? WHERE id = ?")
-          .run(JSON.stringify(secrets), at, id);
-        return decode(mustGet(id));
-      }),
-    disable: (id, reason) => runSqlite(ctx, () => disable.immediate(id, String(reason), now())),
-    enable: (id) =>
-      runSqlite(ctx, () => {
-        mustGet(id);
-        ctx
-          .sql(
-            `UPDATE subscriptions SET enabled = 1, disabled_reason = NULL, disabled_at = NULL,
-               failing_since = NULL, updated_at = ? WHERE id = ?`,
-          )
-          .run(now(), id);
-        return decode(mustGet(id));
-      }),
+      runSqlite(ctx, () => rotateSecret(ctx, id, secret, checkGraceMs(options.graceMs))),
+    disable: (id, reason) =>
+      runSqlite(ctx, () => disableNow.immediate(ctx, id, String(reason), ctx.options.now())),
+    enable: (id) => runSqlite(ctx, () => enable(ctx, id)),
     delete: (id) =>
       runSqlite(ctx, () => ctx.sql("DELETE FROM subscriptions WHERE id = ?").run(id).changes > 0),
     disableFailing: (forMs, reason) =>
       runSqlite(ctx, () => {
-        const at = now();
-        const ids = ctx
-          .sql("SELECT id FROM subscriptions WHERE enabled = 1 AND failing_since <= ? ORDER BY id")
-          .pluck()
-          .all(at - forMs) as string[];
-        const why = reason ?? `failing continuously for more than ${Math.round(forMs / 1000)} s`;
-        for (const id of ids) disable.immediate(id, why, at);
+        const at = ctx.options.now();
+        const ids = failingSince(ctx, at - forMs);
+        const why = failingReason(forMs, reason);
+        for (const id of ids) disableNow.immediate(ctx, id, why, at);
         return ids;
       }),
   };
 }
 
+function row(ctx: SqliteContext, id: string): SubscriptionRow | undefined {
+  return ctx.sql("SELECT * FROM subscriptions WHERE id = ?").get(id) as SubscriptionRow | undefined;
+}
+
+/** The row; `not_found` if it does not exist. */
+function mustGet(ctx: SqliteContext, id: string): SubscriptionRow {
+  const found = row(ctx, id);
+  if (!found) throw subscriptionNotFound(id);
+  return found;
+}
+
+/** The public subscription as stored now. */
+const current = (ctx: SqliteContext, id: string): Subscription =>
+  decodeSubscription(ctx.box, mustGet(ctx, id));
+
+/** SQLite keeps the event type filter as JSON text. */
 const jsonOrNull = (types: string[] | null): string | null => (types === null ? null : JSON.stringify(types));
+
+function createSubscription(ctx: SqliteContext, input: CreateSubscriptionInput): Subscription {
+  const id = newSubscriptionId(ctx.nextId);
+  const at = ctx.options.now();
+  const columns = createdColumns(ctx.box, id, input, at);
+  ctx
+    .sql(
+      `INSERT INTO subscriptions (id, url, token, secrets, signing, enabled, event_types, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      id,
+      columns.url,
+      columns.token,
+      columns.secrets,
+      columns.signing,
+      input.enabled === false ? 0 : 1,
+      jsonOrNull(columns.eventTypes),
+      at,
+      at,
+    );
+  return current(ctx, id);
+}
+
+function getSubscription(ctx: SqliteContext, id: string): Subscription | null {
+  const found = row(ctx, id);
+  return found ? decodeSubscription(ctx.box, found) : null;
+}
+
+function listSubscriptions(ctx: SqliteContext, enabled: boolean | undefined): Subscription[] {
+  const rows =
+    enabled === undefined
+      ? ctx.sql("SELECT * FROM subscriptions ORDER BY id").all()
+      : ctx.sql("SELECT * FROM subscriptions WHERE enabled = ? ORDER BY id").all(enabled ? 1 : 0);
+  return (rows as SubscriptionRow[]).map((found) => decodeSubscription(ctx.box, found));
+}
+
+function updateSubscription(ctx: SqliteContext, id: string, patch: UpdateSubscriptionInput): Subscription {
+  const stored = mustGet(ctx, id);
+  const at = ctx.options.now();
+  const columns = patchedColumns(ctx.box, stored, patch, at);
+  ctx
+    .sql(
+      "UPDATE subscriptions SET url = ?, token = ?, secrets = ?, event_types = ?, signing = ?, updated_at = ? WHERE id = ?",
+    )
+    .run(
+      columns.url,
+      columns.token,
+      columns.secrets,
+      jsonOrNull(columns.eventTypes),
+      columns.signing,
+      at,
+      id,
+    );
+  return current(ctx, id);
+}
+
+function rotateSecret(ctx: SqliteContext, id: string, secret: string, graceMs: number): Subscription {
+  const stored = storedSecrets(mustGet(ctx, id).secrets);
+  const at = ctx.options.now();
+  const secrets = rotateStoredSecrets(ctx.box, id, stored, secret, at, graceMs);
+  ctx
+    .sql("UPDATE subscriptions SET secrets = ?, updated_at = ? WHERE id = ?")
+    .run(JSON.stringify(secrets), at, id);
+  return current(ctx, id);
+}
+
+/**
+ * Disables it and fails its pending deliveries (run as one transaction). A subscription already disabled has none:
+ * its deliveries were failed then, and a disabled one gets no new ones.
+ */
+function disable(ctx: SqliteContext, id: string, reason: string, at: number): Subscription {
+  mustGet(ctx, id);
+  const disabled = ctx
+    .sql(
+      `UPDATE subscriptions SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ?
+       WHERE id = ? AND enabled = 1`,
+    )
+    .run(reason, at, at, id).changes;
+  // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back.
+  if (disabled > 0) ctx.sql(FAIL_PENDING_OF).run(disabledDeliveryError(reason), at, at, id);
+  return current(ctx, id);
+}
+
+function enable(ctx: SqliteContext, id: string): Subscription {
+  mustGet(ctx, id);
+  ctx
+    .sql(
+      `UPDATE subscriptions SET enabled = 1, disabled_reason = NULL, disabled_at = NULL,
+         failing_since = NULL, updated_at = ? WHERE id = ?`,
+    )
+    .run(ctx.options.now(), id);
+  return current(ctx, id);
+}
+
+/** The enabled subscriptions failing since `since` or earlier. */
+function failingSince(ctx: SqliteContext, since: number): string[] {
+  return ctx
+    .sql("SELECT id FROM subscriptions WHERE enabled = 1 AND failing_since <= ? ORDER BY id")
+    .pluck()
+    .all(since) as string[];
+}
