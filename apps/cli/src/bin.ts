@@ -9,7 +9,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   };
   process.stdout.write(`${version}\n`);
 } else {
-  const { exitOnClosedPipes } = await import("./output.js");
+  const { exitOnClosedPipes } = await import("./closed-pipes.js");
   exitOnClosedPipes();
   const { run } = await import("./cli.js");
   process.exitCode = await run(argv);

@@ -5,7 +5,7 @@ import {
   unknownEventMessage,
   type WebhookEntry,
 } from "@plant-store/spec";
-import { CliError } from "./output.js";
+import { CliError } from "./cli-error.js";
 
 /** `--event <name|path>` and `--spec <file>`: which webhook of which document a command works on. */
 export interface EventOptions {

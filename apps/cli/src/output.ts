@@ -1,15 +1,6 @@
 import { styleText } from "node:util";
 import { withoutCredentials } from "@plant-store/core";
-
-/** An expected failure: its message goes to stderr (no stack) and `exitCode` becomes the process's. */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2 = 1,
-  ) {
-    super(message);
-  }
-}
+import { CliError } from "./cli-error.js";
 
 type Color = "green" | "red" | "yellow" | "dim" | "bold" | "cyan";
 
@@ -24,24 +15,6 @@ type Color = "green" | "red" | "yellow" | "dim" | "bold" | "cyan";
  */
 export function paint(color: Color, text: string, stream: NodeJS.WriteStream = process.stdout): string {
   return stream.isTTY === true && !process.env.NO_COLOR ? styleText(color, text) : text;
-}
-
-/**
- * Ends the process quietly when a reader closes stdout or stderr early (`plant-store … | head -1`): EPIPE is
- * not an error of the command, so no stack trace.
- *
- * @example
- * ```ts
- * exitOnClosedPipes();
- * ```
- */
-export function exitOnClosedPipes(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code !== "EPIPE") throw error;
-      process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
-    });
-  }
 }
 
 /**

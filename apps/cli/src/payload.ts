@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { stringifyJson } from "@plant-store/core";
 import { DEFAULT_EVENT_TYPE, examples, type WebhookEntry } from "@plant-store/spec";
-import { CliError, readStdin } from "./output.js";
+import { CliError } from "./cli-error.js";
+import { readStdin } from "./output.js";
 
 /** Where a command's JSON body comes from. */
 export interface PayloadOptions {

@@ -15,7 +15,7 @@ import {
 } from "@plant-store/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { track } from "../../../test-support/processes.js";
-import { background, CLI, captureServer, cli, until } from "./support.js";
+import { background, budget, CLI, captureServer, cli, until } from "./support.js";
 
 const dir = mkdtempSync(join(tmpdir(), "plant-store-cli-edges-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -548,64 +548,81 @@ describe("send --count", () => {
 });
 
 describe("usage errors are refused before anything is sent", () => {
-  it("admin flags the sender would refuse, repeated flags, empty credentials: exit 2, nothing sent, nothing echoed", async () => {
-    const sender = await captureServer();
-    const base = sender.url.replace("/plant/webhook", "");
-    const env = { PLANT_STORE_SENDER_URL: base, PLANT_STORE_ADMIN_TOKEN: "psk_admin" };
-    try {
-      for (const args of [
-        ["subscriptions", "add", "http://u:pw@127.0.0.1:9/plant/webhook"],
-        ["subscriptions", "add", "http://127.0.0.1:9/plant/webhook", "--token", "bad token"],
-        ["subscriptions", "add", "http://127.0.0.1:9/plant/webhook", "--secret", "whsec_short"],
-        ["subscriptions", "rotate", "sub_1", "--kind", "token", "--value", "bad token"],
-        ["subscriptions", "rotate", "sub_1", "--kind", "secret", "--grace", "604801"],
-        ["subscriptions", "rotate", "sub_1", "--kind", "token", "--grace", "60"],
-        ["recover", "sub_1", "--since", "1"],
-        ["recover", "sub_1", "--since", "2020-01-01"],
-        ["recover", "sub_1", "--since", "Jan 1 2020"],
-        ["recover", "sub_1", "--since", "2026-02-30T10:00:00Z"],
-        ["publish", "--idempotency-key", "bad\nkey"],
-        ["publish", "--idempotency-key", " padded"],
-        ["deliveries", "list", "--state", "lost"],
-        ["deliveries", "list", "--limit", "1001"],
-        ["deliveries", "show", "abc"],
-        ["subscriptions", "disable", "sub_1", "--reason", "r".repeat(MAX_DISABLE_REASON_LENGTH + 1)],
-        ["subscriptions", "list", "--timeout", "0"],
-      ]) {
-        const r = await cli(args, { env });
-        expect(r.code, args.join(" ")).toBe(2);
-        expect(r.stderr, args.join(" ")).not.toMatch(/pw@|the sender answered/);
+  it(
+    "admin flags the sender would refuse, repeated flags, empty credentials: exit 2, nothing sent, nothing echoed",
+    async () => {
+      const sender = await captureServer();
+      const base = sender.url.replace("/plant/webhook", "");
+      const env = { PLANT_STORE_SENDER_URL: base, PLANT_STORE_ADMIN_TOKEN: "psk_admin" };
+      try {
+        for (const args of [
+          ["subscriptions", "add", "http://u:pw@127.0.0.1:9/plant/webhook"],
+          ["subscriptions", "add", "http://127.0.0.1:9/plant/webhook", "--token", "bad token"],
+          ["subscriptions", "add", "http://127.0.0.1:9/plant/webhook", "--secret", "whsec_short"],
+          ["subscriptions", "rotate", "sub_1", "--kind", "token", "--value", "bad token"],
+          ["subscriptions", "rotate", "sub_1", "--kind", "secret", "--grace", "604801"],
+          ["subscriptions", "rotate", "sub_1", "--kind", "token", "--grace", "60"],
+          ["recover", "sub_1", "--since", "1"],
+          ["recover", "sub_1", "--since", "2020-01-01"],
+          ["recover", "sub_1", "--since", "Jan 1 2020"],
+          ["recover", "sub_1", "--since", "2026-02-30T10:00:00Z"],
+          ["publish", "--idempotency-key", "bad\nkey"],
+          ["publish", "--idempotency-key", " padded"],
+          ["deliveries", "list", "--state", "lost"],
+          ["deliveries", "list", "--limit", "1001"],
+          ["deliveries", "show", "abc"],
+          ["subscriptions", "disable", "sub_1", "--reason", "r".repeat(MAX_DISABLE_REASON_LENGTH + 1)],
+          ["subscriptions", "list", "--timeout", "0"],
+        ]) {
+          const r = await cli(args, { env });
+          expect(r.code, args.join(" ")).toBe(2);
+          expect(r.stderr, args.join(" ")).not.toMatch(/pw@|the sender answered/);
+        }
+        expect(sender.requests).toHaveLength(0);
+        const hash = await cli(["token", "hash", "not a token"]);
+        expect(hash.code).toBe(2);
+        for (const args of [
+          ["send", sender.url, "--token", "psk_a", "--token", "psk_b"],
+          ["send", sender.url, "--token", "psk_a", "--secret", createSecret(), "--secret", createSecret()],
+          ["verify", "--secret", createSecret(), "--tolerance", "1", "--tolerance", "2", "--example"],
+          ["send", sender.url, "--token", "psk_a", "--secret", ""],
+          ["send", sender.url, "--token", ""],
+        ]) {
+          const r = await cli(args);
+          expect(r.code, args.join(" ")).toBe(2);
+          expect(r.stderr, args.join(" ")).toMatch(/more than once|is empty/);
+        }
+        expect(sender.requests).toHaveLength(0);
+        const secret = createSecret();
+        const signed = JSON.parse((await cli(["sign", "--secret", secret, "--example", "--json"])).stdout);
+        const rotation = await cli([
+          "verify",
+          "--secret",
+          createSecret(),
+          "--secret",
+          secret,
+          "--example",
+          ...Object.entries(signed).flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
+        ]);
+        expect(rotation.code).toBe(0); // verify takes several secrets
+        // sign takes several too: one v1 signature each.
+        const twice = await cli([
+          "sign",
+          "--secret",
+          createSecret(),
+          "--secret",
+          secret,
+          "--example",
+          "--json",
+        ]);
+        expect(twice.code).toBe(0);
+        expect(JSON.parse(twice.stdout)["webhook-signature"].split(" ")).toHaveLength(2);
+      } finally {
+        await sender.close();
       }
-      expect(sender.requests).toHaveLength(0);
-      const hash = await cli(["token", "hash", "not a token"]);
-      expect(hash.code).toBe(2);
-      for (const args of [
-        ["send", sender.url, "--token", "psk_a", "--token", "psk_b"],
-        ["sign", "--secret", createSecret(), "--secret", createSecret(), "--example"],
-        ["send", sender.url, "--token", "psk_a", "--secret", ""],
-        ["send", sender.url, "--token", ""],
-      ]) {
-        const r = await cli(args);
-        expect(r.code, args.join(" ")).toBe(2);
-        expect(r.stderr, args.join(" ")).toMatch(/more than once|is empty/);
-      }
-      expect(sender.requests).toHaveLength(0);
-      const secret = createSecret();
-      const signed = JSON.parse((await cli(["sign", "--secret", secret, "--example", "--json"])).stdout);
-      const rotation = await cli([
-        "verify",
-        "--secret",
-        createSecret(),
-        "--secret",
-        secret,
-        "--example",
-        ...Object.entries(signed).flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
-      ]);
-      expect(rotation.code).toBe(0); // verify takes several secrets
-    } finally {
-      await sender.close();
-    }
-  }, 120_000); // some 30 CLI processes, one after another
+    },
+    budget(34),
+  ); // CLI processes, one after another
 
   it("deliveries list --help names the delivery states and page sizes the sender takes", async () => {
     const help = (await cli(["deliveries", "list", "--help"])).stdout.replace(/\s+/g, " ");

@@ -9,9 +9,8 @@ export const RECEIVER_BIN = fileURLToPath(new URL("../../receiver/dist/bin.js", 
 export const SENDER_BIN = fileURLToPath(new URL("../../sender/dist/bin.js", import.meta.url));
 
 /**
- * A test's timeout for the processes it runs: each CLI run starts a Node process, ~0.3 s on an idle machine and
- * 4–5 s on two cores at a load average of 18 (measured 2026-11-25 with two busy loops beside other work), so 8 s
- * each, plus 15 s for the servers it starts.
+ * A test's timeout for the processes it runs: each CLI run starts a Node process, which takes seconds on a busy
+ * shared machine, so 8 s each, plus 15 s for the servers it starts.
  */
 export function budget(cliRuns: number): number {
   return cliRuns * 8_000 + 15_000;

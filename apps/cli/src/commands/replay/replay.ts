@@ -1,7 +1,8 @@
 import { parseDateTime } from "@plant-store/core";
 import { type InboxEvent, openStore } from "@plant-store/store";
-import { CliError, httpUrl, notEmpty, paint, printJson, whole } from "../output.js";
-import { forwardEvent } from "./forward.js";
+import { CliError } from "../../cli-error.js";
+import { forwardEvent } from "../../forward.js";
+import { httpUrl, notEmpty, paint, printJson, whole } from "../../output.js";
 
 interface ReplayOptions {
   db: string;

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { type Issue, parseEvent } from "@plant-store/core";
-import { commandEvent, type EventOptions } from "../events.js";
-import { CliError, paint, printJson, readStdin } from "../output.js";
+import { CliError } from "../../cli-error.js";
+import { commandEvent, type EventOptions } from "../../events.js";
+import { paint, printJson, readStdin } from "../../output.js";
 
 /**
  * `plant-store validate [file|-]`: one JSON payload, or NDJSON (one per line), against the schema of `--event`

@@ -1,5 +1,6 @@
-import { sign } from "@plant-store/core";
-import { fetchFailure, redirectNote } from "../output.js";
+import { DEFAULT_TIMEOUT_MS, sign } from "@plant-store/core";
+import { EVENT_TYPE_HEADER, WEBHOOK_HEADERS } from "@plant-store/spec";
+import { fetchFailure, redirectNote } from "./output.js";
 
 /** What forwarding one event came to: the downstream's status, or why there is none. */
 export interface Forwarded {
@@ -19,21 +20,20 @@ export interface Relayed {
 const RELAYED = [
   "content-type",
   "user-agent",
-  "webhook-event-type",
-  "webhook-id",
-  "webhook-timestamp",
-  "webhook-signature",
+  EVENT_TYPE_HEADER,
+  WEBHOOK_HEADERS.id,
+  WEBHOOK_HEADERS.timestamp,
+  WEBHOOK_HEADERS.signature,
 ];
-const FORWARD_TIMEOUT_MS = 15_000;
 
 /** Delays before the 2nd, 3rd, … attempt: 1 s doubling to at most 30 s. */
 export const backoffMs = (attempt: number) => Math.min(30_000, 1000 * 2 ** (attempt - 1));
 
 /**
  * Relays an event to `target`, retrying a failure that may pass later (no answer, 5xx, 408, 429) `retries` times
- * with backoff; `onRetry`
- * hears of each wait. `authorization` is sent as given; with `secret`, the event is signed anew (same webhook-id,
- * a fresh timestamp), as a replay long after receipt must be for the downstream's tolerance window.
+ * with backoff; `onRetry` hears of each wait. `authorization` is sent as given; with `secret`, the event is signed
+ * anew (same webhook-id, a fresh timestamp), as a replay long after receipt must be for the downstream's tolerance
+ * window.
  *
  * @example
  * ```ts
@@ -88,11 +88,16 @@ async function forwardOnce(
     if (value) headers[name] = value;
   }
   if (options.authorization) headers.authorization = options.authorization;
-  const id = headers["webhook-id"];
+  const id = headers[WEBHOOK_HEADERS.id];
   if (options.secret && id) {
     const timestamp = Math.floor(Date.now() / 1000);
-    headers["webhook-timestamp"] = String(timestamp);
-    headers["webhook-signature"] = await sign({ secret: options.secret, id, timestamp, body: event.body });
+    headers[WEBHOOK_HEADERS.timestamp] = String(timestamp);
+    headers[WEBHOOK_HEADERS.signature] = await sign({
+      secret: options.secret,
+      id,
+      timestamp,
+      body: event.body,
+    });
   }
   try {
     const res = await fetch(target, {
@@ -100,7 +105,7 @@ async function forwardOnce(
       headers,
       body: event.body,
       redirect: "manual", // a 301/302 would be followed as a bodyless GET that "succeeds"
-      signal: AbortSignal.any([AbortSignal.timeout(FORWARD_TIMEOUT_MS), options.signal]),
+      signal: AbortSignal.any([AbortSignal.timeout(DEFAULT_TIMEOUT_MS), options.signal]),
     });
     await res.arrayBuffer();
     const redirect = redirectNote(res.status, res.headers.get("location"));
@@ -109,7 +114,7 @@ async function forwardOnce(
     return {
       status: null,
       attempts,
-      error: options.signal.aborted ? "stopped" : fetchFailure(error, FORWARD_TIMEOUT_MS),
+      error: options.signal.aborted ? "stopped" : fetchFailure(error, DEFAULT_TIMEOUT_MS),
     };
   }
 }

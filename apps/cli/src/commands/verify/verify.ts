@@ -1,61 +1,15 @@
-import { createMessageId, signatureHeader, type VerifyFailure, verify } from "@plant-store/core";
-import { commandEvent, type EventOptions } from "../events.js";
-import { CliError, paint, printJson } from "../output.js";
-import { type PayloadOptions, payloadBytes } from "../payload.js";
-
-/**
- * `plant-store sign`: the three Standard Webhooks headers for a body, signed with each `--secret` (`v1`) and each
- * `--private-key` (`v1a`).
- *
- * @example
- * ```ts
- * await signCommand({ secret: ["whsec_…"], data: '{"id":1,"name":"Fern"}' });
- * await signCommand({ privateKey: ["whsk_…"], data: '{"id":1,"name":"Fern"}' });
- * ```
- */
-export async function signCommand(
-  options: PayloadOptions & {
-    secret?: string[];
-    privateKey?: string[];
-    msgId?: string;
-    timestamp?: string;
-    json?: boolean;
-  },
-): Promise<void> {
-  const secrets = options.secret ?? [];
-  const privateKeys = options.privateKey ?? [];
-  if (secrets.length === 0 && privateKeys.length === 0) {
-    throw new CliError(
-      "Sign with --secret whsec_… (v1, HMAC) and/or --private-key whsk_… (v1a, ed25519).",
-      2,
-    );
-  }
-  const body = await payloadBytes(options, true, (await commandEvent(options as EventOptions)).entry);
-  const id = options.msgId ?? createMessageId();
-  if (options.timestamp !== undefined && !/^\d+$/.test(options.timestamp)) {
-    throw new CliError("--timestamp must be unix seconds.", 2);
-  }
-  const timestamp = options.timestamp ? Number(options.timestamp) : Math.floor(Date.now() / 1000);
-  let signature: string;
-  try {
-    signature = await signatureHeader({ secrets, privateKeys, id, timestamp, body });
-  } catch (error) {
-    throw new CliError((error as Error).message, 2);
-  }
-  const headers = {
-    "webhook-id": id,
-    "webhook-timestamp": String(timestamp),
-    "webhook-signature": signature,
-  };
-  if (options.json) printJson(headers);
-  else for (const [name, value] of Object.entries(headers)) process.stdout.write(`${name}: ${value}\n`);
-}
+import { type VerifyFailure, verify } from "@plant-store/core";
+import { WEBHOOK_HEADERS } from "@plant-store/spec";
+import { CliError } from "../../cli-error.js";
+import { commandEvent, type EventOptions } from "../../events.js";
+import { paint, printJson } from "../../output.js";
+import { type PayloadOptions, payloadBytes } from "../../payload.js";
 
 const WHY: Record<VerifyFailure, string> = {
   missing_headers: "malformed: a Standard Webhooks header is missing",
-  malformed_id: "malformed header: webhook-id",
-  malformed_timestamp: "malformed header: webhook-timestamp",
-  malformed_signature: "malformed header: webhook-signature",
+  malformed_id: `malformed header: ${WEBHOOK_HEADERS.id}`,
+  malformed_timestamp: `malformed header: ${WEBHOOK_HEADERS.timestamp}`,
+  malformed_signature: `malformed header: ${WEBHOOK_HEADERS.signature}`,
   timestamp_too_old: "stale: the timestamp is older than the tolerance",
   timestamp_in_future: "future: the timestamp is ahead of the tolerance",
   no_matching_signature: "signature does not match: wrong secret or key, or the body changed",
@@ -101,9 +55,9 @@ export async function verifyCommand(
     result = await verify({
       secrets: options.secret ?? [],
       publicKeys: options.publicKey ?? [],
-      id: options.msgId ?? headers["webhook-id"],
-      timestamp: options.timestamp ?? headers["webhook-timestamp"],
-      signature: options.signature ?? headers["webhook-signature"],
+      id: options.msgId ?? headers[WEBHOOK_HEADERS.id],
+      timestamp: options.timestamp ?? headers[WEBHOOK_HEADERS.timestamp],
+      signature: options.signature ?? headers[WEBHOOK_HEADERS.signature],
       body,
       toleranceSeconds: Number(options.tolerance),
     });
