@@ -39,8 +39,6 @@ describe("plant-store conformance", () => {
           publicKey,
           "--db",
           join(dir, "r.db"),
-          "--log-level",
-          "warn",
         ],
         (out) => listeningUrl(out),
       );

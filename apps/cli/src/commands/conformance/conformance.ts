@@ -7,8 +7,9 @@ import {
   toJUnit,
   toText,
 } from "@plant-store/conformance";
-import { commandCatalog, type EventOptions } from "../events.js";
-import { CliError, httpUrl, MAX_TIMEOUT_MS, printJson, whole } from "../output.js";
+import { CliError } from "../../cli-error.js";
+import { commandCatalog, type EventOptions } from "../../events.js";
+import { httpUrl, MAX_TIMEOUT_MS, printJson, whole } from "../../output.js";
 
 /** What both conformance commands print and where. */
 interface ReportOptions {
