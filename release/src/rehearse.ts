@@ -99,7 +99,7 @@ function begin(ctx: RehearsalContext) {
 }
 
 /**
- * The registry, and release 1 up to its publish. A caller's registry is checked first (it answers at once); the
+ * The registry, and release 1 up to its publish. A caller's registry is checked before anything else starts; the
  * rehearsal's own starts while the copy is prepared, versioned, built and packed: nothing needs it before the
  * first publish.
  */
