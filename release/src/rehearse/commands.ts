@@ -58,3 +58,8 @@ export function changesetCli(ctx: RehearsalContext, args: string[]): Promise<str
     env: env(ctx, { CI: "true" }),
   });
 }
+
+/** {@link env} for npm calls that may compile native addons: node-gyp builds against the installed Node headers. */
+export function nativeBuildEnv(ctx: RehearsalContext): NodeJS.ProcessEnv {
+  return env(ctx, { npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr" });
+}

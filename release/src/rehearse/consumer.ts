@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SCOPE } from "../registry.js";
 import { type Manifest, ROOT } from "../workspace.js";
-import { command, env } from "./commands.js";
+import { command, env, nativeBuildEnv } from "./commands.js";
 import { type RehearsalContext, registryOf } from "./context.js";
 import { runInstallScripts } from "./install-scripts.js";
 import { readJson, writeJson } from "./json.js";
@@ -36,7 +36,7 @@ export function consumerProject(
 export function npmInstall(ctx: RehearsalContext, dir: string, args: string[] = []): Promise<string> {
   return command(ctx, "npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...args], {
     cwd: dir,
-    env: env(ctx, { npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr" }),
+    env: nativeBuildEnv(ctx),
     timeout: 900_000,
   });
 }

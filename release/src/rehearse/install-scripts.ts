@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { type Manifest, ROOT } from "../workspace.js";
-import { command, env } from "./commands.js";
+import { command, nativeBuildEnv } from "./commands.js";
 import type { RehearsalContext } from "./context.js";
 import { readJson } from "./json.js";
 
@@ -63,7 +63,7 @@ export async function runInstallScripts(ctx: RehearsalContext, dir: string): Pro
     ctx.log(`  npm rebuild ${rebuild.join(" ")}`);
     await command(ctx, "npm", ["rebuild", ...rebuild], {
       cwd: dir,
-      env: env(ctx, { npm_config_nodedir: process.env.npm_config_nodedir ?? "/usr" }),
+      env: nativeBuildEnv(ctx),
       timeout: 900_000,
     });
   }
