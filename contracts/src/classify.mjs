@@ -59,7 +59,7 @@ const withBothSides = (node) => (Array.isArray(node.$) ? { ...node, $: bothSides
 /**
  * Applies `change` to every node of a rules tree, including the nodes that rules compute lazily (functions), and
  * remembers each node it made: api-smart-diff's own `transformComapreRules` rebuilds a lazy subtree at every call,
- * which made a diff of our small spec several times slower.
+ * repeating that work for every node compared.
  *
  * @param {any} node
  * @param {(node: any) => any} change

@@ -38,8 +38,8 @@ const addChangeset = (root: string, name: string, bump: string) =>
 const specVersion = (root: string) =>
   (JSON.parse(readFileSync(join(root, "spec", "package.json"), "utf8")) as { version: string }).version;
 
-// Each test spawns `changeset version` or the gate's command (node start-up and module loading, seconds each on a
-// busy 2-core machine): the timeout leaves room for a loaded CI run.
+// Each test spawns `changeset version` or the gate's command (a node start and its module loading each): the timeout
+// leaves room for a loaded CI run.
 describe("the contract gate on a copy of the repository", { timeout: 120_000 }, () => {
   let copy: ReturnType<typeof copyRepository>;
   let spec: string;

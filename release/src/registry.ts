@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -168,6 +168,37 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
     rmSync(home, { recursive: true, force: true });
     throw error;
   });
+  const server = serve(args, home);
+  try {
+    const port = await listening(server, options.signal);
+    const url = `http://127.0.0.1:${port}/`;
+    const token = await createUser(url, home);
+    const authority = url.replace(/^http:/, "");
+    return {
+      url,
+      pid: server.child.pid as number,
+      token,
+      npmrc: `${SCOPE}:registry=${url}\n${authority}:_authToken=${token}\n`,
+      storage,
+      log: server.output,
+      stop: server.stop,
+    };
+  } catch (error) {
+    await server.stop();
+    throw new Error(`${(error as Error).message}\n${server.output().slice(-4000)}`, { cause: error });
+  }
+}
+
+/** Verdaccio's process while it starts: what it printed, when it exits, and how it is stopped. */
+interface Serving {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<void>;
+  /** Stops Verdaccio (its whole process group) and removes `home`; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+function serve(args: string[], home: string): Serving {
   // Its own process group, so that stop() ends Verdaccio and anything it started, whatever happens here; its
   // stdin is ours, so that it also ends (and removes `orphanCleanup`) when this process ends without stop().
   const child = spawn(process.execPath, args, { cwd: home, detached: true, stdio: ["pipe", "pipe", "pipe"] });
@@ -193,54 +224,48 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
     }
     rmSync(home, { recursive: true, force: true });
   };
-  try {
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("Verdaccio did not listen within 60 s")), 60_000);
-      const aborted = () => {
-        clearTimeout(timer);
-        reject(new Error("the rehearsal stopped while Verdaccio was starting"));
-      };
-      options.signal?.addEventListener("abort", aborted, { once: true });
-      const check = () => {
-        const line = output.split("\n").find((l) => l.startsWith('{"port":'));
-        if (!line) return;
-        clearTimeout(timer);
-        options.signal?.removeEventListener("abort", aborted);
-        resolve((JSON.parse(line) as { port: number }).port);
-      };
-      child.stdout?.on("data", check);
-      void exited.then(() => {
-        clearTimeout(timer);
-        reject(new Error(`Verdaccio exited before listening (code ${child.exitCode})`));
-      });
-    });
-    const url = `http://127.0.0.1:${port}/`;
-    const password = createHash("sha256").update(`${home}${Date.now()}`).digest("hex");
-    const response = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
-      method: "PUT",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: "rehearsal", password }),
-    });
-    const body = (await response.json()) as { token?: string; error?: string };
-    if (!response.ok || !body.token) {
-      throw new Error(
-        `Verdaccio refused to create the rehearsal user: ${response.status} ${body.error ?? ""}`,
-      );
-    }
-    const authority = url.replace(/^http:/, "");
-    return {
-      url,
-      pid: child.pid as number,
-      token: body.token,
-      npmrc: `${SCOPE}:registry=${url}\n${authority}:_authToken=${body.token}\n`,
-      storage,
-      log: () => output,
-      stop,
+  return { child, output: () => output, exited, stop };
+}
+
+/** The port serve.mjs reports once Verdaccio listens; rejects if it exits first, takes too long, or is aborted. */
+function listening({ child, output, exited }: Serving, signal: AbortSignal | undefined): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("Verdaccio did not listen within 60 s")), 60_000);
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(new Error("the rehearsal stopped while Verdaccio was starting"));
     };
-  } catch (error) {
-    await stop();
-    throw new Error(`${(error as Error).message}\n${output.slice(-4000)}`, { cause: error });
+    signal?.addEventListener("abort", aborted, { once: true });
+    const check = () => {
+      const line = output()
+        .split("\n")
+        .find((l) => l.startsWith('{"port":'));
+      if (!line) return;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", aborted);
+      resolve((JSON.parse(line) as { port: number }).port);
+    };
+    child.stdout?.on("data", check);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`Verdaccio exited before listening (code ${child.exitCode})`));
+    });
+  });
+}
+
+/** Creates the registry's one user, who may publish {@link SCOPE}, and returns its token. */
+async function createUser(url: string, home: string): Promise<string> {
+  const password = createHash("sha256").update(`${home}${Date.now()}`).digest("hex");
+  const response = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "rehearsal", password }),
+  });
+  const body = (await response.json()) as { token?: string; error?: string };
+  if (!response.ok || !body.token) {
+    throw new Error(`Verdaccio refused to create the rehearsal user: ${response.status} ${body.error ?? ""}`);
   }
+  return body.token;
 }
 
 /** Registries a rehearsal never publishes to, whatever `--registry` says: its packages would be released for real. */

@@ -65,8 +65,8 @@ describe.each(runtimes.map((r) => [r.label, r] as const))("the packed tarballs o
     await run(runtime.node, [npmCli, "install", "--no-audit", "--no-fund", "--loglevel=error"], {
       cwd: project,
       env: env(runtime),
-      // Installing compiles better-sqlite3 for this runtime: about a minute idle, more than nine beside a CI run
-      // and two busy loops (2026-11-27). The bound is for a hung install, not a slow one.
+      // Installing compiles better-sqlite3 for this runtime, which is slow on a busy machine: the bound is for a hung
+      // install, not a slow one.
       timeout: 1_500_000,
       maxBuffer: 64 * 1024 * 1024,
     });
