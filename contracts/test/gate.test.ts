@@ -235,6 +235,7 @@ describe("the gate on the dependents of a breaking release", { timeout: 120_000 
     "@plant-store/admin-api",
     "@plant-store/app-kit",
     "@plant-store/cli",
+    "@plant-store/conformance",
     "@plant-store/core",
     "@plant-store/receiver",
     "@plant-store/sender",
