@@ -63,6 +63,27 @@ export const MAX_DISABLE_REASON_LENGTH = 1000;
 /** The reason recorded when an operator disables a subscription without giving one. */
 export const DEFAULT_DISABLE_REASON = "Disabled by an operator.";
 
+/**
+ * Why a delivery failed and its subscription was disabled when its endpoint answered 410 Gone: the outbox records
+ * both in one transaction.
+ */
+export const GONE_REASON = "The endpoint answered 410 Gone.";
+
+/**
+ * The error a delivery fails with when the attempt that ended it gave none: its status.
+ *
+ * @example
+ * ```ts
+ * failureReason({ status: 500 }); // "status 500"
+ * ```
+ */
+export function failureReason(outcome: {
+  status?: number | null | undefined;
+  error?: string | null | undefined;
+}): string {
+  return outcome.error ?? `status ${outcome.status}`;
+}
+
 /** Page sizes of every list (deliveries, inbox events): `limit` is 1 to `max`, `default` when not given. */
 export const PAGE_SIZE = { default: 50, max: 1000 } as const;
 
