@@ -67,6 +67,7 @@ export {
   PAGE_SIZE,
   SIGNING_SCHEMES,
   type SigningScheme,
+  signsWith,
 } from "./delivery/outbox-rules.js";
 export { type ErrorBody, HttpError, PlantStoreError } from "./errors.js";
 export {

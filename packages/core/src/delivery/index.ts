@@ -37,6 +37,7 @@ export {
   MAX_GRACE_MS,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   PAGE_SIZE,
+  signsWith,
 } from "./outbox-rules.js";
 export { readCappedChunks } from "./read-capped.js";
 export { parseRetryAfter } from "./retry-after.js";

@@ -75,13 +75,14 @@ export const GONE_REASON = "The endpoint answered 410 Gone.";
  * @example
  * ```ts
  * failureReason({ status: 500 }); // "status 500"
+ * failureReason({ status: 503, error: "timed out" }); // "timed out"
  * ```
  */
 export function failureReason(outcome: {
   status?: number | null | undefined;
   error?: string | null | undefined;
-}): string {
-  return outcome.error ?? `status ${outcome.status}`;
+}): string | null {
+  return outcome.error ?? (outcome.status == null ? null : `status ${outcome.status}`);
 }
 
 /** Page sizes of every list (deliveries, inbox events): `limit` is 1 to `max`, `default` when not given. */
@@ -92,6 +93,19 @@ export const SIGNING_SCHEMES = ["symmetric", "asymmetric", "both"] as const;
 
 /** One of {@link SIGNING_SCHEMES}. */
 export type SigningScheme = (typeof SIGNING_SCHEMES)[number];
+
+/**
+ * Which keys a signing scheme signs with: `secrets` (the subscription's `whsec_`, v1) unless `asymmetric`, `keys`
+ * (the sender's `whsk_`, v1a) unless `symmetric`.
+ *
+ * @example
+ * ```ts
+ * signsWith("asymmetric"); // { secrets: false, keys: true }
+ * ```
+ */
+export function signsWith(scheme: SigningScheme): { secrets: boolean; keys: boolean } {
+  return { secrets: scheme !== "asymmetric", keys: scheme !== "symmetric" };
+}
 
 /** What an event type must be to travel as a header (`webhook-event-type`) and be stored: 1 to 100 visible characters. */
 export const EVENT_TYPE_PATTERN = /^[\x21-\x7e]{1,100}$/;

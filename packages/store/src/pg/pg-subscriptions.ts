@@ -1,6 +1,7 @@
 import type { PoolClient } from "pg";
 import type { Subscription, Subscriptions } from "../api/subscriptions.js";
 import { StoreConflictError } from "../errors.js";
+import { disabledPendingError } from "../shared/outcomes.js";
 import {
   checkSigning,
   decodeSubscription,
@@ -12,6 +13,7 @@ import {
 } from "../shared/subscription-codec.js";
 import { checkEventTypes, checkGraceMs, checkUrl } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
+import { failPendingOfSql } from "./outbox-sql.js";
 
 /**
  * PostgreSQL subscriptions. Read-modify-write updates lock the row (`FOR UPDATE`) so concurrent
@@ -53,13 +55,7 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
       client,
     );
     // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back.
-    await query(
-      ctx,
-      `UPDATE ${s}.deliveries SET state = 'failed', last_error = $2, finished_at = $3, updated_at = $3
-       WHERE subscription_id = $1 AND state = 'pending'`,
-      [id, `subscription disabled: ${reason}`, at],
-      client,
-    );
+    await query(ctx, failPendingOfSql(s), [[id], disabledPendingError(reason), at], client);
     return decode(row as SubscriptionRow);
   };
 

@@ -11,7 +11,7 @@ import {
 } from "../shared/subscription-codec.js";
 import { checkEventTypes, checkGraceMs, checkUrl } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
-import { FAIL_PENDING_OF } from "./outbox-sql.js";
+import { disableSubscription } from "./disable-subscription.js";
 
 /** The longest rotation grace (Stripe's maximum too): the old secret must stop signing at a real time. */
 
@@ -39,15 +39,7 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
 
   const disable = ctx.db.transaction((id: string, reason: string, at: number) => {
     mustGet(id);
-    const disabled = ctx
-      .sql(
-        `UPDATE subscriptions SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ?
-         WHERE id = ? AND enabled = 1`,
-      )
-      .run(reason, at, at, id).changes;
-    // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back. A subscription
-    // already disabled has none: its deliveries were failed then, and a disabled one gets no new ones.
-    if (disabled > 0) ctx.sql(FAIL_PENDING_OF).run(`subscription disabled: ${reason}`, at, at, id);
+    disableSubscription(ctx, id, reason, at);
     return decode(mustGet(id));
   });
 
