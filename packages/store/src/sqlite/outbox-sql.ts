@@ -37,7 +37,7 @@ WHERE id = ? AND enabled = 1`;
 
 /**
  * A disabled subscription's pending deliveries, failed so that `recover` can bring them back. Through the due index:
- * it walks the backlog of every subscription (a 1M-row backlog took ~0.1 s), never the subscription's whole history.
+ * it walks the backlog of every subscription, never the subscription's whole history.
  * The `state IN` term is the partial index's own condition, which SQLite needs to use it. `INDEXED BY`, because the
  * planner's guess is the subscription's index (without statistics) or a scan of the table (when most rows are
  * due). Run once per disable, only when the subscription was enabled. Params: error, now, now, subscription id.
@@ -67,7 +67,7 @@ ORDER BY due_at, id LIMIT 1`;
 /**
  * Which of a turn's leases still hold, by primary key: each delivery whose id and lease token match, with its
  * subscription, as one JSON object `{ "<id>": "<subscription id>" }` (one value for the turn: better-sqlite3 builds a
- * row's array through V8's API at ~1K instructions a value, more than the JSON costs). Param: `[[id, lease token], …]`
+ * row's array through V8's API value by value, which costs more than the JSON). Param: `[[id, lease token], …]`
  * (JSON). An outcome whose lease is not in it was lost.
  */
 export const HELD_LEASES = `SELECT json_group_object(d.id, d.subscription_id) FROM json_each(?) j
