@@ -35,7 +35,7 @@ export async function prepareBookkeeping(dir, name, n) {
               workerId: `bench-${lane}`,
             });
             if (claimed.length === 0) return;
-            await Promise.all(claimed.map((d) => store.outbox.complete(d, { attempt })));
+            await Promise.all(claimed.map((d) => store.outbox.record(d, { kind: "delivered", ...attempt })));
           }
         }),
       );

@@ -69,7 +69,7 @@ async function bookkeeping(n) {
       if (claimed.length === 0) throw new Error(`only ${done} of ${n} deliveries were due`);
       await Promise.all(
         claimed.map((d) =>
-          store.outbox.complete(d, { attempt: { status: 200, latencyMs: 1, responseBody: "" } }),
+          store.outbox.record(d, { kind: "delivered", status: 200, latencyMs: 1, responseBody: "" }),
         ),
       );
       done += claimed.length;

@@ -21,30 +21,28 @@ describe("judgeAttempt", () => {
     );
     expect(result).toMatchObject({
       label: "delivered",
-      action: { kind: "complete" },
-      attempt: { status: 204, latencyMs: 3, responseBody: "", error: null },
+      outcome: { kind: "delivered", status: 204, latencyMs: 3, responseBody: "" },
     });
+    expect(result.outcome.error).toBeUndefined();
   });
 
-  it("fails a 410 and disables the subscription", () => {
+  it("records a 410 as gone: the outbox fails the delivery and disables the subscription with it", () => {
     const result = judgeAttempt(outcome({ kind: "gone", reason: "status", status: 410 }), 1, schedule, NOW);
-    expect(result.action).toEqual({
-      kind: "fail",
-      reason: "The endpoint answered 410 Gone.",
-      disable: "The endpoint answered 410 Gone.",
-    });
+    expect(result).toMatchObject({ label: "gone", outcome: { kind: "gone", status: 410 } });
+    expect(result.outcome.retryAt).toBeUndefined();
   });
 
   it("retries on the schedule until it is exhausted, then fails with the attempt's error", () => {
     const failing = outcome({ reason: "status", status: 500, error: "status 500" });
     const second = judgeAttempt(failing, 2, schedule, NOW);
     expect(second.label).toBe("retry");
-    expect(second.action.kind).toBe("retry");
-    const at = (second.action as { at: number }).at;
+    expect(second.outcome.kind).toBe("retry");
+    const at = second.outcome.retryAt as number;
     expect(at).toBeGreaterThanOrEqual(NOW + 2000 * 0.8);
     expect(at).toBeLessThanOrEqual(NOW + 2000 * 1.2);
     const last = judgeAttempt(failing, 3, schedule, NOW);
-    expect(last.action).toEqual({ kind: "fail", reason: "status 500" });
+    expect(last.outcome).toMatchObject({ kind: "failed", error: "status 500" });
+    expect(last.label).toBe("retry");
     expect(loggedOutcome(last)).toBe("failed");
     expect(loggedOutcome(second)).toBe("retry");
   });
@@ -63,7 +61,7 @@ describe("judgeAttempt", () => {
     );
     expect(blocked).toMatchObject({
       label: "blocked",
-      action: { kind: "fail", reason: "10.0.0.1 is a private address" },
+      outcome: { kind: "failed", error: "10.0.0.1 is a private address" },
     });
     expect(loggedOutcome(blocked)).toBe("blocked");
     // A message that merely mentions the guard is not a refusal.

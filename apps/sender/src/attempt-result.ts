@@ -1,61 +1,35 @@
-import { type DeliveryOutcome, nextAttempt } from "@plant-store/core";
-import type { AttemptInput } from "@plant-store/store";
+import { type DeliveryOutcome, settleOutcome } from "@plant-store/core";
 
 /** The attempt's label in metrics and logs: core's outcome kind, or `blocked` when the SSRF guard refused it. */
 export type AttemptLabel = DeliveryOutcome["kind"] | "blocked";
 
-/** What an attempt does to its delivery. */
-export type AttemptAction =
-  | { kind: "complete" }
-  | { kind: "retry"; at: number }
-  /** Kept for resend; `disable` also disables the subscription with that reason (410 Gone). */
-  | { kind: "fail"; reason: string; disable?: string | undefined };
-
-/** One attempt's result, as a value: what core's `deliver` answered and what follows from it. */
+/** One attempt's result, as a value: the outcome the outbox records, and the attempt's label. */
 export interface AttemptResult {
+  /** What core's `deliver` answered, settled against the retry schedule (`settleOutcome`): recorded as is. */
   outcome: DeliveryOutcome;
+  /** What `deliver` answered, for metrics (a last `retry` keeps its label though it fails the delivery). */
   label: AttemptLabel;
-  action: AttemptAction;
-  /** The attempt row the outbox records. */
-  attempt: AttemptInput;
 }
 
-const GONE = "The endpoint answered 410 Gone.";
-
 /**
- * Decides what an attempt's outcome does to the delivery (attempt number `attempt`, 1-based): 2xx completes; 410
- * fails it and disables the subscription; other failures retry on `schedule` (jitter, clamped Retry-After) until it
- * is exhausted, then fail; a target that cannot work (a refused address included) fails at once.
+ * Settles what `deliver` answered for attempt number `attempt` (1-based): a retry is dated on `schedule` (jitter,
+ * clamped Retry-After) until it is exhausted, then fails; 2xx, 410 and an unusable target (a refused address
+ * included) are recorded as they came.
  *
  * @example
  * ```ts
  * judgeAttempt(await deliver(target, message, { transport }), 1, STANDARD_SCHEDULE_MS, Date.now());
- * // { label: "retry", action: { kind: "retry", at: … }, … }
+ * // { label: "retry", outcome: { kind: "retry", retryAt: …, … } }
  * ```
  */
 export function judgeAttempt(
-  outcome: DeliveryOutcome,
+  sent: DeliveryOutcome,
   attempt: number,
   schedule: readonly number[],
   now: number,
 ): AttemptResult {
-  const label: AttemptLabel = outcome.reason === "blocked_address" ? "blocked" : outcome.kind;
-  const record: AttemptInput = {
-    status: outcome.status ?? null,
-    latencyMs: outcome.latencyMs,
-    responseBody: outcome.responseBody ?? null,
-    error: outcome.error ?? null,
-  };
-  let action: AttemptAction;
-  if (outcome.kind === "delivered") action = { kind: "complete" };
-  else if (outcome.kind === "gone") action = { kind: "fail", reason: GONE, disable: GONE };
-  else {
-    const next = nextAttempt(attempt, outcome, { schedule });
-    action = next.retry
-      ? { kind: "retry", at: now + next.delayMs }
-      : { kind: "fail", reason: outcome.error ?? `status ${outcome.status}` };
-  }
-  return { outcome, label, action, attempt: record };
+  const label: AttemptLabel = sent.reason === "blocked_address" ? "blocked" : sent.kind;
+  return { outcome: settleOutcome(sent, attempt, { schedule, now }), label };
 }
 
 /**
@@ -64,9 +38,9 @@ export function judgeAttempt(
  *
  * @example
  * ```ts
- * loggedOutcome({ label: "retry", action: { kind: "fail", reason: "status 500" } }); // "failed"
+ * loggedOutcome({ label: "retry", outcome: { kind: "failed", latencyMs: 3, timestamp: 0 } }); // "failed"
  * ```
  */
-export function loggedOutcome(result: Pick<AttemptResult, "label" | "action">): string {
-  return result.label === "retry" && result.action.kind === "fail" ? "failed" : result.label;
+export function loggedOutcome(result: AttemptResult): string {
+  return result.label === "retry" && result.outcome.kind === "failed" ? "failed" : result.label;
 }

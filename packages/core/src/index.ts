@@ -44,6 +44,7 @@ export {
   parseRetryAfter,
   readCappedChunks,
   STANDARD_SCHEDULE_MS,
+  settleOutcome,
   type Transport,
   type TransportRequest,
   type TransportResponse,
@@ -54,6 +55,8 @@ export {
   DELIVERY_STATES,
   type DeliveryState,
   EVENT_TYPE_PATTERN,
+  failureReason,
+  GONE_REASON,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_RULE,
   isDeliveryState,
@@ -64,6 +67,7 @@ export {
   PAGE_SIZE,
   SIGNING_SCHEMES,
   type SigningScheme,
+  signsWith,
 } from "./delivery/outbox-rules.js";
 export { type ErrorBody, HttpError, PlantStoreError } from "./errors.js";
 export {

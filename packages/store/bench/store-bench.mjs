@@ -114,7 +114,7 @@ async function outboxCase(backend, open) {
   for (const c of cases) {
     const rate = await measure(c.workers, async (lane) => {
       const claimed = await store.outbox.claim(c.batch, { leaseMs: 60_000, workerId: `w${lane}` });
-      for (const d of claimed) await store.outbox.complete(d, { attempt: { status: 200, latencyMs: 1 } });
+      for (const d of claimed) await store.outbox.record(d, { kind: "delivered", status: 200, latencyMs: 1 });
       return claimed.length;
     });
     base ??= rate;

@@ -98,7 +98,7 @@ export class InvalidEventError extends StoreError {
  *
  * @example
  * ```ts
- * try { await store.outbox.complete(lease); } catch (e) {
+ * try { await store.outbox.record(lease, outcome); } catch (e) {
  *   if (e instanceof StoreConflictError && e.code === "lease_lost") { // another worker owns it now
  *   }
  * }

@@ -39,6 +39,7 @@ export type {
   OutboxStats,
   PublishOptions,
   PublishResult,
+  RecordedOutcome,
   SqlClient,
   TraceCarrier,
 } from "./api/outbox.js";

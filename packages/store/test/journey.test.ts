@@ -1,7 +1,14 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createSecret, createToken, deliver, nextAttempt, verify } from "@plant-store/core";
+import {
+  createSecret,
+  createToken,
+  deliver,
+  STANDARD_SCHEDULE_MS,
+  settleOutcome,
+  verify,
+} from "@plant-store/core";
 import { afterEach, expect, it } from "vitest";
 import { type ClaimedDelivery, openStore, type Store } from "../src/index.js";
 
@@ -55,18 +62,13 @@ it("delivers a published event into a receiver's inbox, retrying a 503 with the 
     const { messageId } = await outbox.outbox.publish({ id: 42, name: "Monstera", tag: "tropical" });
 
     const work = async (d: ClaimedDelivery) => {
-      const outcome = await deliver(d.subscription, d.message);
-      const attempt = {
-        status: outcome.status,
-        latencyMs: outcome.latencyMs,
-        responseBody: outcome.responseBody,
-        error: outcome.error,
-      };
-      const next = nextAttempt(d.attempt, outcome, { jitter: 0 });
-      if (outcome.kind === "delivered") await outbox.outbox.complete(d, { attempt });
-      else if (next.retry)
-        await outbox.outbox.reschedule(d, Date.now() + Math.min(next.delayMs, 50), { attempt });
-      else await outbox.outbox.fail(d, { attempt });
+      // The worker's steps: attempt, settle against the (compressed) schedule, record the one outcome value.
+      const schedule = STANDARD_SCHEDULE_MS.map((ms) => Math.min(ms, 50));
+      const outcome = settleOutcome(await deliver(d.subscription, d.message), d.attempt, {
+        jitter: 0,
+        schedule,
+      });
+      await outbox.outbox.record(d, outcome);
     };
     for (let i = 0; i < 50 && (await outbox.outbox.stats()).delivered === 0; i++) {
       const claimed = await outbox.outbox.claim(10, { leaseMs: 10_000, workerId: "w" });

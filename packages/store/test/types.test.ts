@@ -24,7 +24,7 @@ describe("public inputs accept undefined where they are optional (exactOptionalP
         workerId: "w",
         skipSubscriptions: undefined,
       });
-      await store.outbox.complete(delivery!, { attempt });
+      await store.outbox.record(delivery!, { kind: "delivered", retryAt: undefined, ...attempt });
       const page = await store.outbox.listDeliveries({
         state: undefined,
         cursor: undefined,

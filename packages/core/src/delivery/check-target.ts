@@ -4,45 +4,27 @@ import type { DeliveryTarget } from "./types.js";
 // RFC 6750 b64token: anything else cannot be sent in a header, and runtimes echo rejected values in errors.
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
+/** How many target URLs {@link checkTarget} keeps the verdict of. */
+export const TARGET_URLS_KEPT = 1024;
+// A usable URL's href, by the URL text: every attempt to a subscription checks the same URL again.
+const usableUrls = createKept<string>(TARGET_URLS_KEPT);
+
 /**
- * Checks that a target can be attempted at all: an absolute http(s) URL without credentials and a
- * bearer token of RFC 6750 syntax. Returns the parsed URL, or why the target is unusable — the reason
- * names neither the token nor the URL's credentials.
+ * Checks that a target can be attempted at all: an absolute http(s) URL without credentials and a bearer token of
+ * RFC 6750 syntax. Returns the URL's normalised `href`, or why the target is unusable (the reason names neither the
+ * token nor the URL's credentials). A usable URL's verdict is kept for the next call with the same URL text (at most
+ * {@link TARGET_URLS_KEPT}, the least recently used dropped first); an unusable one is judged again every time, and
+ * the token is checked on every call.
  *
  * @example
  * ```ts
  * import { checkTarget } from "@plant-store/core";
  * checkTarget({ url: "ftp://example.com/", token: "psk_x", secrets: [] });
  * // { ok: false, reason: "The target URL must use http or https, not ftp:." }
+ * checkTarget({ url: "https://a.example", token: "psk_x", secrets: [] }); // { ok: true, href: "https://a.example/" }
  * ```
  */
-export function checkTarget(target: DeliveryTarget): { ok: true; url: URL } | { ok: false; reason: string } {
-  let url: URL;
-  try {
-    url = new URL(target.url);
-  } catch {
-    return { ok: false, reason: INVALID_URL };
-  }
-  const problem = urlProblem(url) ?? tokenProblem(target.token);
-  return problem === undefined ? { ok: true, url } : { ok: false, reason: problem };
-}
-
-/** How many target URLs {@link checkTargetKept} keeps the verdict of. */
-export const TARGET_URLS_KEPT = 1024;
-const usableUrls = createKept<string>(TARGET_URLS_KEPT);
-
-/**
- * {@link checkTarget} for `deliver`: the same verdicts and reasons, with the URL given as its normalised `href`. A
- * usable URL's `href` is kept for the next delivery to the same URL text (at most {@link TARGET_URLS_KEPT}, the least
- * recently used dropped first): parsing it anew counted about 8K instructions per delivery (docs/decisions.md,
- * 2026-11-27, day). An unusable URL is parsed again every time, and the token is checked on every call. Internal.
- *
- * @example
- * ```ts
- * checkTargetKept({ url: "https://a.example", token: "psk_x", secrets: [] }); // { ok: true, href: "https://a.example/" }
- * ```
- */
-export function checkTargetKept(
+export function checkTarget(
   target: DeliveryTarget,
 ): { ok: true; href: string } | { ok: false; reason: string } {
   const raw = target.url;

@@ -424,6 +424,13 @@ describe("deliver without reaching an endpoint", () => {
       reason: "unusable_target",
       error: expect.stringMatching(/webhook-id/),
     });
+    // The webhook-id rule of signing (1 to 256 visible ASCII characters), length cap included.
+    const longId = await deliver(
+      { url: "http://127.0.0.1/", token, secrets: [] },
+      { id: `msg_${"x".repeat(253)}`, body: "{}" },
+      { fetch: refuse },
+    );
+    expect(longId).toMatchObject({ kind: "failed", error: expect.stringMatching(/webhook-id.*256/) });
     for (const eventType of ["", "plant sold", "plantSold\r\nx-injected: 1", 5]) {
       const badType = await deliver(
         { url: "http://127.0.0.1/", token, secrets: [] },

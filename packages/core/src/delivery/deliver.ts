@@ -1,8 +1,9 @@
 import { DEFAULT_EVENT_TYPE, EVENT_TYPE_HEADER, WEBHOOK_HEADERS, WEBHOOK_METHOD } from "@plant-store/spec";
 import { functionOption, invalidOption, numberOption, stringOption } from "../options.js";
-import { signatureHeaderKept } from "../signing/index.js";
+import { signatureHeader } from "../signing/index.js";
+import { idProblem } from "../signing/message-parts.js";
 import { VERSION } from "../version.js";
-import { checkTargetKept } from "./check-target.js";
+import { checkTarget } from "./check-target.js";
 import { type Classification, classifyResponse } from "./classify.js";
 import { describeError, isBlockedAddressError, redact } from "./describe-error.js";
 import { EVENT_TYPE_PATTERN } from "./outbox-rules.js";
@@ -29,8 +30,6 @@ const DEFAULT_USER_AGENT = `plant-store/${VERSION}`;
 // A header value undici can send: no line breaks or NUL (header injection), nothing beyond Latin-1 (RFC 9110 field
 // values are bytes), not empty; tabs and other text are fine.
 const HEADER_VALUE = /^(?=.*\S)[^\r\n\0\u0100-\uffff]+$/s;
-// Visible ASCII: anything else is not a valid header value, and the receiver deduplicates on it byte for byte.
-const HEADER_SAFE_ID = /^[\x21-\x7e]+$/;
 
 /**
  * Makes one delivery attempt: `POST` of the exact body bytes with `Authorization: Bearer`, the Standard
@@ -63,6 +62,28 @@ export async function deliver(
   message: OutgoingMessage,
   options: DeliverOptions = {},
 ): Promise<DeliveryOutcome> {
+  const settings = attemptSettings(options);
+  const sensitive = sensitiveValues(target);
+  const timestamp = Math.floor(settings.now() / 1000);
+  const prepared = await prepareRequest(target, message, settings, timestamp, sensitive);
+  if ("unusable" in prepared) {
+    const error = redact(prepared.unusable, sensitive);
+    return { kind: "failed", reason: "unusable_target", latencyMs: 0, timestamp, error };
+  }
+  return send(prepared, settings, timestamp, sensitive);
+}
+
+/** What one attempt runs with: `deliver`'s options, checked and defaulted. */
+interface AttemptSettings {
+  transport: Transport;
+  now: () => number;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  userAgent: string;
+}
+
+/** Checks `deliver`'s options (throwing `invalid_option`) and fills in the defaults. */
+function attemptSettings(options: DeliverOptions): AttemptSettings {
   const transport =
     functionOption<Transport | undefined>("transport", options.transport, undefined) ??
     fetchTransport(functionOption("fetch", options.fetch, globalThis.fetch));
@@ -88,53 +109,49 @@ export async function deliver(
       "userAgent must be a non-empty header value: no line breaks or NUL, and only Latin-1 characters.",
     );
   }
+  return { transport, now, timeoutMs, maxResponseBytes, userAgent };
+}
+
+/** The target's token, secrets and keys: never written into an outcome. */
+function sensitiveValues(target: DeliveryTarget): string[] {
   const secrets: readonly unknown[] = Array.isArray(target.secrets) ? target.secrets : [];
   const keys: readonly unknown[] = Array.isArray(target.privateKeys) ? target.privateKeys : [];
-  const sensitive = [target.token, ...secrets, ...keys].filter(
-    (value): value is string => typeof value === "string",
-  );
-  const timestamp = Math.floor(now() / 1000);
-  const unusable = (error: string): DeliveryOutcome => ({
-    kind: "failed",
-    reason: "unusable_target",
-    latencyMs: 0,
-    timestamp,
-    error: redact(error, sensitive),
-  });
+  return [target.token, ...secrets, ...keys].filter((value): value is string => typeof value === "string");
+}
 
-  if (!Array.isArray(target.secrets)) {
-    return unusable("The target's secrets must be an array of 'whsec_…' strings (empty to send unsigned).");
-  }
-  const checked = checkTargetKept(target);
-  if (!checked.ok) return unusable(checked.reason);
-  if (typeof message.id !== "string" || !HEADER_SAFE_ID.test(message.id)) {
-    return unusable("The message id must be a non-empty string of visible ASCII to be sent as webhook-id.");
-  }
+/** A request ready to send: where, with which headers, which bytes. */
+interface PreparedRequest {
+  href: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+}
+
+/**
+ * Checks the target and the message and builds the signed request, or says why nothing can be sent (the reason
+ * becomes a `failed` outcome with reason `unusable_target`).
+ */
+async function prepareRequest(
+  target: DeliveryTarget,
+  message: OutgoingMessage,
+  settings: AttemptSettings,
+  timestamp: number,
+  sensitive: readonly string[],
+): Promise<PreparedRequest | { unusable: string }> {
+  const problem = unsendable(target, message);
+  if (typeof problem === "string") return { unusable: problem };
   const eventType = message.eventType ?? DEFAULT_EVENT_TYPE;
-  if (typeof eventType !== "string" || !EVENT_TYPE_PATTERN.test(eventType)) {
-    return unusable(
-      `The message event type must be a non-empty string of visible ASCII to be sent as ${EVENT_TYPE_HEADER}.`,
-    );
-  }
-  if (typeof message.body !== "string" && !(message.body instanceof Uint8Array)) {
-    return unusable("The message body must be a string or a Uint8Array holding the exact bytes to send.");
-  }
-
   const headers: Record<string, string> = {
     authorization: `Bearer ${target.token}`,
     "content-type": "application/json",
-    "user-agent": userAgent,
+    "user-agent": settings.userAgent,
     [WEBHOOK_HEADERS.id]: message.id,
     [WEBHOOK_HEADERS.timestamp]: String(timestamp),
     [EVENT_TYPE_HEADER]: eventType,
   };
   const privateKeys = target.privateKeys ?? [];
-  if (!Array.isArray(privateKeys)) {
-    return unusable("The target's privateKeys must be an array of 'whsk_…' strings.");
-  }
   if (target.secrets.length > 0 || privateKeys.length > 0) {
     try {
-      headers[WEBHOOK_HEADERS.signature] = await signatureHeaderKept({
+      headers[WEBHOOK_HEADERS.signature] = await signatureHeader({
         secrets: target.secrets,
         privateKeys,
         id: message.id,
@@ -142,10 +159,42 @@ export async function deliver(
         body: message.body,
       });
     } catch (error) {
-      return unusable(`Cannot sign for this target: ${describeError(error, sensitive)}`);
+      return { unusable: `Cannot sign for this target: ${describeError(error, sensitive)}` };
     }
   }
+  return { href: problem.href, headers, body: message.body };
+}
 
+/** Why the target or message cannot be sent, or the target's checked URL. */
+function unsendable(target: DeliveryTarget, message: OutgoingMessage): string | { href: string } {
+  if (!Array.isArray(target.secrets)) {
+    return "The target's secrets must be an array of 'whsec_…' strings (empty to send unsigned).";
+  }
+  const checked = checkTarget(target);
+  if (!checked.ok) return checked.reason;
+  const idIssue = idProblem(message.id);
+  if (idIssue !== null) return `The message id cannot be sent as ${WEBHOOK_HEADERS.id}: ${idIssue}`;
+  const eventType = message.eventType ?? DEFAULT_EVENT_TYPE;
+  if (typeof eventType !== "string" || !EVENT_TYPE_PATTERN.test(eventType)) {
+    return `The message event type must be a non-empty string of visible ASCII to be sent as ${EVENT_TYPE_HEADER}.`;
+  }
+  if (typeof message.body !== "string" && !(message.body instanceof Uint8Array)) {
+    return "The message body must be a string or a Uint8Array holding the exact bytes to send.";
+  }
+  if (target.privateKeys !== undefined && !Array.isArray(target.privateKeys)) {
+    return "The target's privateKeys must be an array of 'whsk_…' strings.";
+  }
+  return { href: checked.href };
+}
+
+/** Sends the prepared request and classifies what came back (or did not) into an outcome. */
+async function send(
+  prepared: PreparedRequest,
+  settings: AttemptSettings,
+  timestamp: number,
+  sensitive: readonly string[],
+): Promise<DeliveryOutcome> {
+  const { now, timeoutMs } = settings;
   const timeoutMessage = `timed out after ${timeoutMs} ms`;
   const sent = now();
   const finish = (
@@ -158,14 +207,19 @@ export async function deliver(
     timestamp,
     ...(result.error === undefined ? {} : { error: redact(result.error, sensitive) }),
   });
-
-  const request = new AttemptRequest(checked.href, headers, message.body, timeoutMs, maxResponseBytes);
+  const request = new AttemptRequest(
+    prepared.href,
+    prepared.headers,
+    prepared.body,
+    timeoutMs,
+    settings.maxResponseBytes,
+  );
   const timeUp = (error: unknown) =>
     request.timedOut || (error as { name?: unknown } | null)?.name === "TimeoutError";
   try {
     let response: TransportResponse;
     try {
-      response = await transport(request);
+      response = await settings.transport(request);
     } catch (error) {
       if (timeUp(error)) return finish("timeout", { kind: "retry", error: `The attempt ${timeoutMessage}.` });
       const description = describeError(error, sensitive);
@@ -173,7 +227,6 @@ export async function deliver(
         ? finish("blocked_address", { kind: "failed", error: description })
         : finish("network", { kind: "retry", error: description });
     }
-
     const classification = classifyResponse(response, now());
     try {
       const responseBody = redact(await response.readBody(), sensitive);
@@ -193,9 +246,9 @@ export async function deliver(
 
 /**
  * The request handed to the transport. Its `signal` (an AbortController and a timer for what is left of the
- * budget) is made only when the transport reads it — fetch does; the sender's undici transport enforces
- * `timeoutMs` itself — because the two cost about a sixth of a fast attempt's instructions. A prototype getter,
- * not an object-literal one: V8 builds a literal with an accessor slowly, at about the same cost again.
+ * budget) is made only when the transport reads it: fetch does, while the sender's undici transport enforces
+ * `timeoutMs` itself and never pays for them. A prototype getter, because an object literal with an accessor is
+ * slow to build.
  */
 class AttemptRequest implements TransportRequest {
   readonly method = WEBHOOK_METHOD;

@@ -20,12 +20,15 @@ export {
   type NextAttemptOptions,
   nextAttempt,
   STANDARD_SCHEDULE_MS,
+  settleOutcome,
 } from "./next-attempt.js";
 export {
   DEFAULT_DISABLE_REASON,
   DEFAULT_GRACE_MS,
   DELIVERY_STATES,
   type DeliveryState,
+  failureReason,
+  GONE_REASON,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_RULE,
   isDeliveryState,
@@ -34,6 +37,7 @@ export {
   MAX_GRACE_MS,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   PAGE_SIZE,
+  signsWith,
 } from "./outbox-rules.js";
 export { readCappedChunks } from "./read-capped.js";
 export { parseRetryAfter } from "./retry-after.js";

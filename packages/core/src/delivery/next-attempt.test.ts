@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PlantStoreError } from "../errors.js";
-import { nextAttempt, STANDARD_SCHEDULE_MS } from "./next-attempt.js";
+import { nextAttempt, STANDARD_SCHEDULE_MS, settleOutcome } from "./next-attempt.js";
 import type { DeliveryOutcome } from "./types.js";
 
 const retry: DeliveryOutcome = { kind: "retry", status: 500, latencyMs: 3, timestamp: 1_700_000_000 };
@@ -161,5 +161,27 @@ describe("nextAttempt", () => {
         ),
       );
     });
+  });
+});
+
+describe("settleOutcome", () => {
+  const retry = { kind: "retry", status: 503, latencyMs: 8, timestamp: 1732077903 } as const;
+
+  it("dates a scheduled retry from now by nextAttempt's delay", () => {
+    expect(settleOutcome(retry, 1, { now: 1_000, jitter: 0 })).toEqual({ ...retry, retryAt: 6_000 });
+    expect(settleOutcome({ ...retry, retryAfterMs: 60_000 }, 1, { now: 0, jitter: 0 }).retryAt).toBe(60_000);
+  });
+
+  it("fails a retry past the last scheduled attempt, keeping its status and error", () => {
+    const settled = settleOutcome({ ...retry, error: "HTTP 503" }, 10, { now: 1_000 });
+    expect(settled).toEqual({ ...retry, error: "HTTP 503", kind: "failed" });
+    expect(settled.retryAt).toBeUndefined();
+  });
+
+  it("returns delivered, failed and gone outcomes as they are", () => {
+    for (const kind of ["delivered", "failed", "gone"] as const) {
+      const outcome = { ...retry, kind };
+      expect(settleOutcome(outcome, 1, { now: 1_000 })).toBe(outcome);
+    }
   });
 });

@@ -120,6 +120,31 @@ export function nextAttempt(
   return { retry: true, delayMs: Math.round(delay) };
 }
 
+/**
+ * Settles attempt number `attempt`'s outcome against the retry policy, as the value the outbox records: a `retry`
+ * gets its `retryAt` (`now` plus {@link nextAttempt}'s delay), and a `retry` past the last scheduled attempt becomes
+ * `failed` (its error and status kept). Other outcomes are returned as they are.
+ *
+ * @example
+ * ```ts
+ * import { settleOutcome } from "@plant-store/core";
+ * const outcome = { kind: "retry", status: 503, latencyMs: 8, timestamp: 1732077903 } as const;
+ * settleOutcome(outcome, 1, { now: 1_000, jitter: 0 }); // { …, kind: "retry", retryAt: 6_000 }
+ * settleOutcome(outcome, 10, { now: 1_000 }); // { …, kind: "failed" }
+ * ```
+ */
+export function settleOutcome(
+  outcome: DeliveryOutcome,
+  attempt: number,
+  options: NextAttemptOptions & { now?: number | undefined } = {},
+): DeliveryOutcome {
+  if (outcome.kind !== "retry") return outcome;
+  const next = nextAttempt(attempt, outcome, options);
+  return next.retry
+    ? { ...outcome, retryAt: (options.now ?? Date.now()) + next.delayMs }
+    : { ...outcome, kind: "failed" };
+}
+
 function checkRange(name: string, value: number, min: number, max: number): void {
   if (!(value >= min && value <= max)) {
     throw new PlantStoreError("invalid_option", `${name} must be between ${min} and ${max}, got ${value}.`);

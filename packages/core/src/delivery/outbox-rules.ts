@@ -63,6 +63,28 @@ export const MAX_DISABLE_REASON_LENGTH = 1000;
 /** The reason recorded when an operator disables a subscription without giving one. */
 export const DEFAULT_DISABLE_REASON = "Disabled by an operator.";
 
+/**
+ * Why a delivery failed and its subscription was disabled when its endpoint answered 410 Gone: the outbox records
+ * both in one transaction.
+ */
+export const GONE_REASON = "The endpoint answered 410 Gone.";
+
+/**
+ * The error a delivery fails with when the attempt that ended it gave none: its status.
+ *
+ * @example
+ * ```ts
+ * failureReason({ status: 500 }); // "status 500"
+ * failureReason({ status: 503, error: "timed out" }); // "timed out"
+ * ```
+ */
+export function failureReason(outcome: {
+  status?: number | null | undefined;
+  error?: string | null | undefined;
+}): string | null {
+  return outcome.error ?? (outcome.status == null ? null : `status ${outcome.status}`);
+}
+
 /** Page sizes of every list (deliveries, inbox events): `limit` is 1 to `max`, `default` when not given. */
 export const PAGE_SIZE = { default: 50, max: 1000 } as const;
 
@@ -71,6 +93,19 @@ export const SIGNING_SCHEMES = ["symmetric", "asymmetric", "both"] as const;
 
 /** One of {@link SIGNING_SCHEMES}. */
 export type SigningScheme = (typeof SIGNING_SCHEMES)[number];
+
+/**
+ * Which keys a signing scheme signs with: `secrets` (the subscription's `whsec_`, v1) unless `asymmetric`, `keys`
+ * (the sender's `whsk_`, v1a) unless `symmetric`.
+ *
+ * @example
+ * ```ts
+ * signsWith("asymmetric"); // { secrets: false, keys: true }
+ * ```
+ */
+export function signsWith(scheme: SigningScheme): { secrets: boolean; keys: boolean } {
+  return { secrets: scheme !== "asymmetric", keys: scheme !== "symmetric" };
+}
 
 /** What an event type must be to travel as a header (`webhook-event-type`) and be stored: 1 to 100 visible characters. */
 export const EVENT_TYPE_PATTERN = /^[\x21-\x7e]{1,100}$/;

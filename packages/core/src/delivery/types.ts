@@ -110,6 +110,11 @@ export interface DeliveryOutcome {
   retryAfterMs?: number | undefined;
   /** Why the attempt did not deliver; never contains the token or a secret. */
   error?: string | undefined;
+  /**
+   * When a `retry` is attempted again (ms since the epoch): set by `settleOutcome`, never by
+   * `deliver`. The outbox records a `retry` as due at this time (due at once without one).
+   */
+  retryAt?: number | undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { DeliveryOutcome } from "@plant-store/core";
 import type { Catalog } from "@plant-store/spec";
 import type { Page } from "./inbox.js";
 import type { SigningScheme } from "./subscriptions.js";
@@ -60,7 +61,6 @@ export interface OutboxMessage {
   traceContext: TraceCarrier | null;
 }
 
-/** `pending` waits for `dueAt`; `leased` is held by a worker until `dueAt` (the lease expiry). */
 /** A delivery's state; the list is `DELIVERY_STATES` in `@plant-store/core`. */
 export type { DeliveryState } from "@plant-store/core";
 
@@ -107,7 +107,10 @@ export interface ClaimedDelivery extends LeaseRef {
     createdAt: Date;
     traceContext: TraceCarrier | null;
   };
-  /** Decrypted; `secrets` holds only those not expired. */
+  /**
+   * Decrypted; `secrets` holds only those not expired, and only when the subscription's `signing` uses them (empty
+   * for `asymmetric`).
+   */
   subscription: { id: string; url: string; token: string; secrets: string[]; signing: SigningScheme };
 }
 
@@ -137,6 +140,17 @@ export interface AttemptInput {
   error?: string | null | undefined;
   at?: Date | number | undefined;
 }
+
+/**
+ * An attempt's outcome as the outbox records it: core's `DeliveryOutcome` (what `deliver` returns, settled by
+ * `settleOutcome`), of which the outbox reads the kind, `retryAt` and the attempt's fields.
+ *
+ * @example
+ * ```ts
+ * const outcome: RecordedOutcome = { kind: "retry", status: 503, latencyMs: 12, retryAt: Date.now() + 5_000 };
+ * ```
+ */
+export type RecordedOutcome = Pick<DeliveryOutcome, "kind" | "retryAt"> & AttemptInput;
 
 export interface DeliveryAttempt {
   id: number;
@@ -178,7 +192,7 @@ export interface ListDeliveriesOptions {
  * const { messageId } = await store.outbox.publish({ id: 1, name: "Fern" });
  * for (const d of await store.outbox.claim(10, { leaseMs: 30_000, workerId: "w1" })) {
  *   const outcome = await deliver(d.subscription, d.message);
- *   await store.outbox.complete(d, { attempt: outcome });
+ *   await store.outbox.record(d, settleOutcome(outcome, d.attempt));
  * }
  * ```
  */
@@ -189,19 +203,14 @@ export interface Outbox {
   claim(limit: number, options: ClaimOptions): Promise<ClaimedDelivery[]>;
   /** Logs an attempt without changing the state (the lease must still be held). */
   recordAttempt(lease: LeaseRef, attempt: AttemptInput): Promise<void>;
-  /** Delivered: ends the subscription's failure streak. Throws `lease_lost` if the lease moved on. */
-  complete(lease: LeaseRef, options?: { attempt?: AttemptInput | undefined }): Promise<void>;
-  /** Retry at `nextAt`: starts the failure streak if none. Fails instead if the subscription is disabled. */
-  reschedule(
-    lease: LeaseRef,
-    nextAt: Date | number,
-    options?: { attempt?: AttemptInput | undefined },
-  ): Promise<void>;
-  /** Gives up (kept for resend): starts the failure streak if none. */
-  fail(
-    lease: LeaseRef,
-    options?: { attempt?: AttemptInput | undefined; reason?: string | undefined },
-  ): Promise<void>;
+  /**
+   * Records an attempt's outcome with its attempt row, in one transaction: `delivered` ends the delivery and the
+   * subscription's failure streak; `retry` makes it due again at `retryAt` (failed instead when the subscription
+   * was disabled meanwhile); `failed` ends it (kept for resend); `gone` ends it as failed and disables the
+   * subscription with `GONE_REASON`, failing its pending deliveries. Every outcome but `delivered` starts the
+   * failure streak if none. Throws `lease_lost` if the lease moved on.
+   */
+  record(lease: LeaseRef, outcome: RecordedOutcome): Promise<void>;
   /** Returns a claimed delivery unattempted (e.g. on shutdown): due now, no attempt counted. */
   release(lease: LeaseRef): Promise<void>;
   /** Makes a finished delivery due now with a fresh retry schedule. */

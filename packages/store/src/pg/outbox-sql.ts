@@ -74,11 +74,15 @@ ORDER BY l.was_due, l.id`;
  * A turn's lease transitions as ONE statement, whatever their number: each outcome (a row of the parameter arrays,
  * in order) checks its lease, moves the delivery's state and logs its attempt; each subscription's failure streak
  * moves once, by the net effect of its outcomes in order (an `ok` clears it, a `fail` starts it at its time if there
- * is none), and only where it changes. Returns the ordinal (1-based) of each outcome whose lease held: the others
- * were lost. The same rules as `transitionOf` and `netStreaks` in shared/outcomes.ts, which SQLite runs in JS.
+ * is none), and only where it changes. A `gone` outcome disables its subscription (when enabled), and the turn's
+ * later outcomes of that subscription see it disabled; its pending deliveries are failed by `failPendingOfSql` in
+ * the same transaction. Returns the ordinal (1-based) of each outcome whose lease held (the others were lost), with
+ * the subscription of each held `gone`. The same rules as `transitionOf` and `netStreaks` in shared/outcomes.ts,
+ * which SQLite runs in JS.
  * Params (arrays, one element per outcome): $1 id, $2 lease token, $3 outcome (attempt = log only | delivered |
- * retry | failed | release), $4 next due, $5 has attempt, $6 attempted at (now without one), $7 status, $8 latency,
- * $9 response, $10 error, $11 reason; $12 now.
+ * retry | failed | gone | release), $4 next due, $5 has attempt, $6 attempted at (now without one), $7 status,
+ * $8 latency, $9 response, $10 error, $11 reason; $12 now, $13 the disabled reason of a gone subscription, $14 the
+ * error of a delivery whose subscription is disabled.
  */
 export const finishManySql = (s: string) => `
 WITH items AS (
@@ -87,22 +91,27 @@ WITH items AS (
     WITH ORDINALITY AS i(id, lease_token, outcome, next_at, has_attempt, attempted_at, status, latency_ms,
                          response_body, error, reason, ord)
 ), cur AS (
-  SELECT d.id, d.subscription_id, d.attempts, d.lease_owner, sub.enabled, i.outcome, i.next_at, i.has_attempt,
-         i.attempted_at, i.status, i.latency_ms, i.response_body, i.error, i.reason, i.ord
+  SELECT d.id, d.subscription_id, d.attempts, d.lease_owner, sub.enabled AS was_enabled, i.outcome, i.next_at,
+         i.has_attempt, i.attempted_at, i.status, i.latency_ms, i.response_body, i.error, i.reason, i.ord
   FROM items i
   JOIN ${s}.deliveries d ON d.id = i.id AND d.lease_token = i.lease_token AND d.state = 'leased'
   JOIN ${s}.subscriptions sub ON sub.id = d.subscription_id
   FOR UPDATE OF d
+), live AS (
+  SELECT cur.*, was_enabled AND NOT coalesce(bool_or(outcome = 'gone') OVER (PARTITION BY subscription_id
+         ORDER BY ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), false) AS enabled
+  FROM cur
 ), nxt AS (
-  SELECT cur.*,
+  SELECT live.*,
          CASE WHEN outcome = 'attempt' THEN 'leased'
-              WHEN outcome IN ('delivered', 'failed') THEN outcome
+              WHEN outcome = 'delivered' THEN 'delivered'
+              WHEN outcome IN ('failed', 'gone') THEN 'failed'
               WHEN NOT enabled THEN 'failed'
               ELSE 'pending' END AS state,
          attempts + CASE WHEN has_attempt THEN 1 ELSE 0 END AS new_attempts,
-         CASE WHEN outcome = 'delivered' THEN 'ok' WHEN outcome IN ('retry', 'failed') THEN 'fail' ELSE 'none' END
+         CASE WHEN outcome = 'delivered' THEN 'ok' WHEN outcome IN ('attempt', 'release') THEN 'none' ELSE 'fail' END
            AS streak
-  FROM cur
+  FROM live
 ), upd AS (
   UPDATE ${s}.deliveries d SET
     state = nxt.state,
@@ -110,38 +119,53 @@ WITH items AS (
     attempts = nxt.new_attempts,
     last_status = CASE WHEN nxt.has_attempt THEN nxt.status ELSE d.last_status END,
     last_error = coalesce(nxt.reason,
-                          CASE WHEN nxt.outcome IN ('retry', 'release') AND NOT nxt.enabled THEN 'subscription disabled' END,
+                          CASE WHEN nxt.outcome IN ('retry', 'release') AND NOT nxt.enabled THEN $14::text END,
                           CASE WHEN nxt.has_attempt THEN nxt.error ELSE d.last_error END),
     lease_owner = CASE WHEN nxt.state = 'leased' THEN d.lease_owner END,
     lease_token = CASE WHEN nxt.state = 'leased' THEN d.lease_token END,
     finished_at = CASE WHEN nxt.state IN ('delivered', 'failed') THEN $12::bigint END,
     updated_at = $12::bigint
   FROM nxt WHERE d.id = nxt.id
-  RETURNING nxt.ord
+  RETURNING nxt.ord, CASE WHEN nxt.outcome = 'gone' THEN nxt.subscription_id END AS gone
 ), logged AS (
   INSERT INTO ${s}.delivery_attempts
     (delivery_id, attempt, attempted_at, status, latency_ms, response_body, error, worker_id)
   SELECT id, new_attempts, attempted_at, status, latency_ms, response_body, error, lease_owner
   FROM nxt WHERE has_attempt ORDER BY ord
 ), streaks AS (
-  SELECT subscription_id, ord, streak, attempted_at FROM nxt WHERE streak <> 'none'
+  SELECT subscription_id, ord, streak, outcome, attempted_at FROM nxt WHERE streak <> 'none'
 ), last_ok AS (
-  SELECT subscription_id, max(ord) FILTER (WHERE streak = 'ok') AS ok_ord FROM streaks GROUP BY subscription_id
+  SELECT subscription_id, max(ord) FILTER (WHERE streak = 'ok') AS ok_ord, bool_or(outcome = 'gone') AS gone
+  FROM streaks GROUP BY subscription_id
 ), net AS (
-  SELECT l.subscription_id, l.ok_ord IS NOT NULL AS cleared,
+  SELECT l.subscription_id, l.gone, l.ok_ord IS NOT NULL AS cleared,
          (SELECT f.attempted_at FROM streaks f
           WHERE f.subscription_id = l.subscription_id AND f.streak = 'fail' AND f.ord > coalesce(l.ok_ord, 0)
           ORDER BY f.ord LIMIT 1) AS first_fail
   FROM last_ok l
+), next_sub AS (
+  SELECT net.subscription_id, net.gone AND sub.enabled AS disabling,
+         CASE WHEN net.cleared THEN net.first_fail ELSE coalesce(sub.failing_since, net.first_fail) END AS failing_since
+  FROM net JOIN ${s}.subscriptions sub ON sub.id = net.subscription_id
 ), streak AS (
   UPDATE ${s}.subscriptions sub
-  SET failing_since = CASE WHEN net.cleared THEN net.first_fail ELSE coalesce(sub.failing_since, net.first_fail) END
-  FROM net
-  WHERE sub.id = net.subscription_id
-    AND sub.failing_since IS DISTINCT FROM
-        (CASE WHEN net.cleared THEN net.first_fail ELSE coalesce(sub.failing_since, net.first_fail) END)
+  SET failing_since = n.failing_since,
+      enabled = sub.enabled AND NOT n.disabling,
+      disabled_reason = CASE WHEN n.disabling THEN $13::text ELSE sub.disabled_reason END,
+      disabled_at = CASE WHEN n.disabling THEN $12::bigint ELSE sub.disabled_at END,
+      updated_at = CASE WHEN n.disabling THEN $12::bigint ELSE sub.updated_at END
+  FROM next_sub n
+  WHERE sub.id = n.subscription_id AND (n.disabling OR sub.failing_since IS DISTINCT FROM n.failing_since)
 )
-SELECT ord FROM upd`;
+SELECT ord, gone FROM upd`;
+
+/**
+ * Fails the pending deliveries of disabled subscriptions (they would never be claimed usefully; `recover` brings them
+ * back), through deliveries_subscription_idx. Params: subscription ids, error, now.
+ */
+export const failPendingOfSql = (s: string) => `
+UPDATE ${s}.deliveries SET state = 'failed', last_error = $2, finished_at = $3, updated_at = $3
+WHERE subscription_id = ANY($1::text[]) AND state = 'pending'`;
 
 /** Folds the appended counter deltas into one row per state (concurrent writers only insert). */
 export const compactCountsSql = (s: string) => `

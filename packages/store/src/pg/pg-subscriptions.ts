@@ -5,6 +5,7 @@ import type {
   Subscriptions,
   UpdateSubscriptionInput,
 } from "../api/subscriptions.js";
+import { disabledPendingError } from "../shared/outcomes.js";
 import {
   decodeSubscription,
   rotateStoredSecrets,
@@ -13,7 +14,6 @@ import {
 } from "../shared/subscription-codec.js";
 import {
   createdColumns,
-  disabledDeliveryError,
   failingReason,
   newSubscriptionId,
   patchedColumns,
@@ -21,6 +21,7 @@ import {
 } from "../shared/subscription-rules.js";
 import { checkGraceMs } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
+import { failPendingOfSql } from "./outbox-sql.js";
 
 /**
  * PostgreSQL subscriptions. Read-modify-write updates lock the row (`FOR UPDATE`) so concurrent
@@ -162,13 +163,7 @@ async function disable(
     client,
   );
   // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back.
-  await query(
-    ctx,
-    `UPDATE ${ctx.s}.deliveries SET state = 'failed', last_error = $2, finished_at = $3, updated_at = $3
-     WHERE subscription_id = $1 AND state = 'pending'`,
-    [id, disabledDeliveryError(reason), at],
-    client,
-  );
+  await query(ctx, failPendingOfSql(ctx.s), [[id], disabledPendingError(reason), at], client);
   return decodeReturned(ctx, rows);
 }
 

@@ -1,13 +1,21 @@
-import type { AttemptInput, DeliveryState, LeaseRef, Outbox } from "../api/outbox.js";
-import { StoreConflictError } from "../errors.js";
+import { type OutcomeKind as DeliveryOutcomeKind, failureReason, GONE_REASON } from "@plant-store/core";
+import type { AttemptInput, DeliveryState, LeaseRef, Outbox, RecordedOutcome } from "../api/outbox.js";
+import { StoreConflictError, StoreInputError } from "../errors.js";
 import { type AttemptValues, attemptValues } from "./attempt.js";
 import { toMillis } from "./time.js";
 
 /**
- * What an outcome does to its lease: `attempt` logs an attempt and keeps the lease; `delivered`, `retry` and
- * `failed` end it; `release` hands it back unattempted.
+ * What an outcome does to its lease: an attempt's outcome (core's kinds: `delivered`, `retry`, `failed`, `gone`)
+ * ends it; `attempt` logs an attempt and keeps the lease; `release` hands it back unattempted.
  */
-export type OutcomeKind = "attempt" | "delivered" | "retry" | "failed" | "release";
+export type OutcomeKind = DeliveryOutcomeKind | "attempt" | "release";
+
+const RECORDED_KINDS: readonly string[] = [
+  "delivered",
+  "retry",
+  "failed",
+  "gone",
+] satisfies DeliveryOutcomeKind[];
 
 /**
  * One lease transition as a value. The outbox's outcome recorder (both backends) writes the outcomes that arrive in
@@ -20,12 +28,15 @@ export interface Outcome {
   attempt: AttemptValues | undefined;
   /** When a `retry` (or a `release`) is due again. */
   nextAt: number;
-  /** Why it failed (`fail`'s reason): kept as the delivery's last error. */
+  /** Why it failed (`failed`: the error or status; `gone`: `GONE_REASON`): kept as the delivery's last error. */
   reason: string | null;
 }
 
 /** `last_error` of a delivery failed because its subscription was disabled while it was leased. */
 export const DISABLED_REASON = "subscription disabled";
+
+/** `last_error` of the pending deliveries failed when their subscription is disabled with `reason`. */
+export const disabledPendingError = (reason: string): string => `${DISABLED_REASON}: ${reason}`;
 
 /**
  * Builds an {@link Outcome} from the public API's arguments (`attempt` validated against `now`).
@@ -52,6 +63,25 @@ export function outcomeOf(
 }
 
 /**
+ * The lease transition an attempt's recorded outcome makes, as a value: its kind checked, its attempt validated
+ * against `now`, a retry dated (`retryAt`, else due at once) and a failure's reason taken from its error or status.
+ *
+ * @example
+ * ```ts
+ * recordedOutcome(lease, { kind: "gone", status: 410, latencyMs: 3 }, Date.now()); // reason GONE_REASON
+ * ```
+ */
+export function recordedOutcome(lease: LeaseRef, outcome: RecordedOutcome, now: number): Outcome {
+  const kind = outcome?.kind;
+  if (!RECORDED_KINDS.includes(kind)) {
+    throw new StoreInputError("invalid_attempt", "outcome.kind must be delivered, retry, failed or gone.");
+  }
+  const reason = kind === "gone" ? GONE_REASON : kind === "failed" ? failureReason(outcome) : null;
+  const nextAt = kind === "retry" && outcome.retryAt !== undefined ? toMillis(outcome.retryAt) : now;
+  return outcomeOf(lease, kind, outcome, now, { nextAt, reason });
+}
+
+/**
  * The outbox methods that end or log a lease, over a backend's outcome recorder: both backends wire them the same
  * way, and differ only in how a released lease wakes the workers (`afterRelease`).
  *
@@ -64,15 +94,10 @@ export function outcomeMethods(
   recorder: { record(outcome: Outcome): Promise<void> },
   now: () => number,
   afterRelease: () => unknown,
-): Pick<Outbox, "recordAttempt" | "complete" | "reschedule" | "fail" | "release"> {
+): Pick<Outbox, "recordAttempt" | "record" | "release"> {
   return {
     recordAttempt: async (lease, attempt) => recorder.record(outcomeOf(lease, "attempt", attempt, now())),
-    complete: async (lease, options = {}) =>
-      recorder.record(outcomeOf(lease, "delivered", options.attempt, now())),
-    reschedule: async (lease, nextAt, options = {}) =>
-      recorder.record(outcomeOf(lease, "retry", options.attempt, now(), { nextAt: toMillis(nextAt) })),
-    fail: async (lease, options = {}) =>
-      recorder.record(outcomeOf(lease, "failed", options.attempt, now(), { reason: options.reason ?? null })),
+    record: async (lease, outcome) => recorder.record(recordedOutcome(lease, outcome, now())),
     release: async (lease) => {
       await recorder.record(outcomeOf(lease, "release", undefined, now()));
       await afterRelease();
@@ -84,7 +109,7 @@ export function outcomeMethods(
 export type StreakEffect = "ok" | "fail" | "none";
 
 export const streakOf = (kind: OutcomeKind): StreakEffect =>
-  kind === "delivered" ? "ok" : kind === "retry" || kind === "failed" ? "fail" : "none";
+  kind === "delivered" ? "ok" : kind === "attempt" || kind === "release" ? "none" : "fail";
 
 /**
  * What an outcome writes to its delivery. `null` keeps a column as it is: `dueAt` (an attempt logged mid-lease keeps
@@ -124,7 +149,14 @@ export function transitionOf(outcome: Outcome, enabled: boolean, now: number): T
   if (kind === "retry" || kind === "release") {
     return { state: "pending", dueAt: outcome.nextAt, counted, status, error, finishedAt: null };
   }
-  return { state: kind, dueAt: now, counted, status, error, finishedAt: now };
+  return {
+    state: kind === "delivered" ? "delivered" : "failed",
+    dueAt: now,
+    counted,
+    status,
+    error,
+    finishedAt: now,
+  };
 }
 
 /**

@@ -4,7 +4,6 @@ import type {
   UpdateSubscriptionInput,
 } from "../api/subscriptions.js";
 import { StoreConflictError } from "../errors.js";
-import { DISABLED_REASON } from "./outcomes.js";
 import type { SecretBox } from "./secret-box.js";
 import {
   checkSigning,
@@ -97,18 +96,6 @@ export function patchedColumns(
  */
 export function subscriptionNotFound(id: string): StoreConflictError {
   return new StoreConflictError("not_found", `Subscription ${JSON.stringify(id)} does not exist.`);
-}
-
-/**
- * `last_error` of the pending deliveries failed when their subscription is disabled for `reason`.
- *
- * @example
- * ```ts
- * disabledDeliveryError("gone (410)"); // "subscription disabled: gone (410)"
- * ```
- */
-export function disabledDeliveryError(reason: string): string {
-  return `${DISABLED_REASON}: ${reason}`;
 }
 
 /**

@@ -3,7 +3,7 @@
  *
  * @example
  * ```ts
- * await outbox.complete(d, { attempt: { status: 200, latencyMs, responseBody } }); // cut to MAX_RESPONSE_BYTES
+ * await outbox.record(d, { kind: "delivered", status: 200, latencyMs, responseBody }); // cut to MAX_RESPONSE_BYTES
  * ```
  */
 export const MAX_RESPONSE_BYTES = 4096;

@@ -31,6 +31,10 @@ export const FAIL_DISABLED = `UPDATE deliveries SET state = 'failed', due_at = ?
 /** What a worker needs of a claimed delivery's subscription: read once per subscription per claim. Param: its id. */
 export const CLAIMED_SUBSCRIPTION = "SELECT id, url, token, secrets, signing FROM subscriptions WHERE id = ?";
 
+/** Disables a subscription that is enabled (a disabled one keeps its reason). Params: reason, now, now, id. */
+export const DISABLE_ENABLED = `UPDATE subscriptions SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ?
+WHERE id = ? AND enabled = 1`;
+
 /**
  * A disabled subscription's pending deliveries, failed so that `recover` can bring them back. Through the due index:
  * it walks the backlog of every subscription, never the subscription's whole history.

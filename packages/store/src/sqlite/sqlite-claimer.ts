@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import type { ClaimedDelivery } from "../api/outbox.js";
-import type { SigningScheme } from "../api/subscriptions.js";
 import { type ClaimPlan, pickDue } from "../shared/claim-plan.js";
+import { type ClaimedSubscriptionRow, claimedSubscriptions } from "../shared/claimed-subscription.js";
 import { DISABLED_REASON } from "../shared/outcomes.js";
 import { traceCarrierOf } from "../shared/rows.js";
-import { activeSecretsOf, type StoredSecret } from "../shared/subscription-codec.js";
 import type { SqliteContext } from "./context.js";
 import { CLAIM_DUE, CLAIMED_SUBSCRIPTION, FAIL_DISABLED, LEASE_MANY } from "./outbox-sql.js";
 
-/** A row of `CLAIM_DUE`, read raw (an array: building an object per row cost more than the rest of the claim). */
+/** A row of `CLAIM_DUE`, read raw: an array is cheaper for better-sqlite3 to build than an object per row. */
 type DueRow = [
   id: number,
   dueAt: number,
@@ -58,7 +57,8 @@ export function createSqliteClaimer(
     ctx
       .sql(LEASE_MANY)
       .run(leaseUntil, plan.workerId, leaseToken, at, JSON.stringify(due.map((row) => row[0])));
-    const subscriptionOf = subscriptionReader(ctx, at);
+    const subscriptionOf = claimedSubscriptions(ctx.box, at);
+    const readSubscription = (id: string) => ctx.sql(CLAIMED_SUBSCRIPTION).get(id) as ClaimedSubscriptionRow;
     // Pushed, not mapped: the worker takes this array, and `push` keeps its V8 array map stable.
     const claimed: ClaimedDelivery[] = [];
     for (const [id, dueAt, attempts, subscriptionId, messageId, eventType, body, createdAt, , trace] of due) {
@@ -75,35 +75,9 @@ export function createSqliteClaimer(
           createdAt: new Date(createdAt),
           traceContext: traceCarrierOf(trace),
         },
-        subscription: subscriptionOf(subscriptionId),
+        subscription: subscriptionOf(subscriptionId, readSubscription),
       });
     }
     return claimed;
   });
-}
-
-/** Reads each subscription of one claim once: a claim's rows mostly share a few. */
-function subscriptionReader(ctx: SqliteContext, at: number) {
-  const subscriptions = new Map<string, ClaimedDelivery["subscription"]>();
-  return (id: string): ClaimedDelivery["subscription"] => {
-    let subscription = subscriptions.get(id);
-    if (!subscription) {
-      const s = ctx.sql(CLAIMED_SUBSCRIPTION).get(id) as {
-        id: string;
-        url: string;
-        token: string;
-        secrets: string;
-        signing: SigningScheme;
-      };
-      subscription = {
-        id: s.id,
-        url: s.url,
-        token: ctx.box.open(s.token, `${s.id}:token`),
-        secrets: activeSecretsOf(ctx.box, s.id, JSON.parse(s.secrets) as StoredSecret[], at),
-        signing: s.signing,
-      };
-      subscriptions.set(id, subscription);
-    }
-    return subscription;
-  };
 }

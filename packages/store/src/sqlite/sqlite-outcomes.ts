@@ -1,4 +1,5 @@
-import { storeClosedError } from "../errors.js";
+import { GONE_REASON } from "@plant-store/core";
+import { StoreUnavailableError, storeClosedError } from "../errors.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import {
   leaseLost,
@@ -10,6 +11,7 @@ import {
   transitionOf,
 } from "../shared/outcomes.js";
 import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
+import { disableSubscription } from "./disable-subscription.js";
 import {
   HELD_LEASES,
   insertAttemptsSql,
@@ -51,8 +53,8 @@ export interface SqliteOutcomeRecorder {
  * ```
  */
 export function createSqliteOutcomeRecorder(ctx: SqliteContext): SqliteOutcomeRecorder {
-  // Held leases as one JSON value, subscription states as raw rows (arrays): better-sqlite3 builds every row value
-  // through V8's API, an object per row costing as much again.
+  // Held leases as one JSON value, subscription states as raw rows (arrays): better-sqlite3 builds an object per
+  // row through V8's API, which costs more than the JSON.
   const heldLeases = ctx.sql(HELD_LEASES).pluck(true);
   const subscriptionStates = ctx.sql(SUBSCRIPTION_STATES).raw(true);
   const write = ctx.db.transaction((outcomes: Outcome[]): OutcomeResult[] => {
@@ -75,40 +77,15 @@ export function createSqliteOutcomeRecorder(ctx: SqliteContext): SqliteOutcomeRe
     for (const [id, enabled, failingSince] of states)
       subscriptions.set(id, { enabled: enabled === 1, failingSince });
 
-    const results: OutcomeResult[] = [];
-    const attemptRows: unknown[] = [];
-    const deliveryRows: unknown[] = [];
-    const effects: { subscriptionId: string; effect: StreakEffect; at: number }[] = [];
-    for (const outcome of outcomes) {
-      const id = outcome.lease?.id;
-      const subscriptionId = typeof id === "number" ? held[id] : undefined;
-      if (subscriptionId === undefined) {
-        results.push({ ok: false, error: leaseLost(outcome.lease) });
-        continue;
-      }
-      held[id] = undefined; // a second outcome for the same lease in this turn finds it finished
-      const next = transitionOf(outcome, subscriptions.get(subscriptionId)?.enabled === true, at);
-      const a = outcome.attempt;
-      if (a) attemptRows.push(id, a.at, a.status, a.latencyMs, a.responseBody, a.error);
-      deliveryRows.push(
-        id,
-        next.state,
-        next.dueAt,
-        next.counted ? 1 : 0,
-        next.status,
-        next.error,
-        next.finishedAt,
-        at,
-      );
-      effects.push({ subscriptionId, effect: streakOf(outcome.kind), at: a?.at ?? at });
-      results.push({ ok: true });
-    }
+    const { results, attemptRows, deliveryRows, effects, gone } = planTurn(outcomes, held, subscriptions, at);
     // The attempts first: they are numbered and attributed from the deliveries as they are before the update.
-    // Spread, not one array: better-sqlite3 reads an array's values one by one through V8's API (at most 512 here).
+    // Spread, not one array: better-sqlite3 reads an array's values one by one through V8's API.
     inChunks(attemptRows, 6, (rows, values) => ctx.sql(insertAttemptsSql(rows)).run(...values));
     inChunks(deliveryRows, 8, (rows, values) => ctx.sql(updateDeliveriesSql(rows)).run(...values));
     const failingSince = new Map([...subscriptions].map(([id, s]) => [id, s.failingSince]));
     for (const [id, value] of netStreaks(effects, failingSince)) ctx.sql(SET_FAILING_SINCE).run(value, id);
+    // A 410's disable commits with its outcome: a crash cannot leave the gone endpoint enabled.
+    for (const id of gone) disableSubscription(ctx, id, GONE_REASON, at);
     return results;
   });
 
@@ -125,4 +102,49 @@ export function createSqliteOutcomeRecorder(ctx: SqliteContext): SqliteOutcomeRe
     },
     drain: () => committer.drain(),
   };
+}
+
+/** A turn's writes, planned: each outcome's result, the rows to insert and update, streak effects, gone subscriptions. */
+interface TurnPlan {
+  results: OutcomeResult[];
+  attemptRows: unknown[];
+  deliveryRows: unknown[];
+  effects: { subscriptionId: string; effect: StreakEffect; at: number }[];
+  gone: Set<string>;
+}
+
+/**
+ * Plans a turn's writes from its outcomes, in order: a lost lease fails its own outcome; a held one gets its
+ * transition (`transitionOf`), its attempt row and its streak effect. After a `gone`, the turn's later outcomes of
+ * that subscription see it disabled.
+ */
+function planTurn(
+  outcomes: Outcome[],
+  held: Record<number, string | undefined>,
+  subscriptions: Map<string, { enabled: boolean; failingSince: number | null }>,
+  at: number,
+): TurnPlan {
+  const plan: TurnPlan = { results: [], attemptRows: [], deliveryRows: [], effects: [], gone: new Set() };
+  for (const outcome of outcomes) {
+    const id = outcome.lease?.id;
+    const subscriptionId = typeof id === "number" ? held[id] : undefined;
+    if (subscriptionId === undefined) {
+      plan.results.push({ ok: false, error: leaseLost(outcome.lease) });
+      continue;
+    }
+    held[id] = undefined; // a second outcome for the same lease in this turn finds it finished
+    const subscription = subscriptions.get(subscriptionId);
+    const next = transitionOf(outcome, subscription?.enabled === true, at);
+    if (outcome.kind === "gone") {
+      plan.gone.add(subscriptionId);
+      if (subscription) subscription.enabled = false;
+    }
+    const a = outcome.attempt;
+    if (a) plan.attemptRows.push(id, a.at, a.status, a.latencyMs, a.responseBody, a.error);
+    const { state, dueAt, counted, status, error, finishedAt } = next;
+    plan.deliveryRows.push(id, state, dueAt, counted ? 1 : 0, status, error, finishedAt, at);
+    plan.effects.push({ subscriptionId, effect: streakOf(outcome.kind), at: a?.at ?? at });
+    plan.results.push({ ok: true });
+  }
+  return plan;
 }

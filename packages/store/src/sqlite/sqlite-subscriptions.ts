@@ -12,7 +12,6 @@ import {
 } from "../shared/subscription-codec.js";
 import {
   createdColumns,
-  disabledDeliveryError,
   failingReason,
   newSubscriptionId,
   patchedColumns,
@@ -20,7 +19,7 @@ import {
 } from "../shared/subscription-rules.js";
 import { checkGraceMs } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
-import { FAIL_PENDING_OF } from "./outbox-sql.js";
+import { disableSubscription } from "./disable-subscription.js";
 
 /**
  * SQLite subscriptions; credentials sealed by the store's secret box.
@@ -146,14 +145,7 @@ function rotateSecret(ctx: SqliteContext, id: string, secret: string, graceMs: n
  */
 function disable(ctx: SqliteContext, id: string, reason: string, at: number): Subscription {
   mustGet(ctx, id);
-  const disabled = ctx
-    .sql(
-      `UPDATE subscriptions SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ?
-       WHERE id = ? AND enabled = 1`,
-    )
-    .run(reason, at, at, id).changes;
-  // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back.
-  if (disabled > 0) ctx.sql(FAIL_PENDING_OF).run(disabledDeliveryError(reason), at, at, id);
+  disableSubscription(ctx, id, reason, at);
   return current(ctx, id);
 }
 

@@ -158,6 +158,8 @@ export function backlogConformance(backend: () => TestBackend): void {
           [null, "status 503"],
           [null, null],
           NOW,
+          "gone",
+          "subscription disabled",
         ]);
         expect(finish).toMatch(/Index Scan using deliveries_pkey on deliveries/);
         expect(finish).not.toMatch(/Seq Scan on deliveries/);

@@ -82,7 +82,7 @@ export function migrationConformance(backend: () => TestBackend, create: () => T
       ]);
       expect(claimed[0]!.subscription.token).toBe("psk_FixtureTokenA");
       expect(claimed.map((d) => d.message.eventType)).toEqual(["newPlant", "newPlant", "newPlant"]);
-      await store.outbox.complete(claimed[2]!, { attempt: { status: 200, latencyMs: 5 } });
+      await store.outbox.record(claimed[2]!, { kind: "delivered", status: 200, latencyMs: 5 });
       expect((await store.outbox.listAttempts(4)).map((a) => a.attempt)).toEqual([1, 2, 3]);
       expect(await store.outbox.stats()).toMatchObject({ pending: 0, leased: 2, delivered: 3, failed: 1 });
       const published = await store.outbox.publish('{"id":4,"name":"Yew"}');

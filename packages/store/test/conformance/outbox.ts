@@ -1,4 +1,4 @@
-import { createSecret } from "@plant-store/core";
+import { createSecret, GONE_REASON } from "@plant-store/core";
 import { describe, expect, it } from "vitest";
 import {
   type ClaimedDelivery,
@@ -28,7 +28,7 @@ async function drain(store: Store, workerId: string, batch: number): Promise<num
     if (claimed.length === 0) return ids;
     for (const d of claimed) {
       ids.push(d.id);
-      await store.outbox.complete(d, { attempt: { status: 200, latencyMs: 1 } });
+      await store.outbox.record(d, { kind: "delivered", status: 200, latencyMs: 1 });
     }
   }
 }
@@ -212,8 +212,8 @@ export function outboxConformance(backend: () => TestBackend): void {
       // Push the first two behind the others.
       const early = await store.outbox.claim(2, LEASE);
       expect(early.map((d) => d.message.id)).toEqual(ids.slice(0, 2));
-      await store.outbox.reschedule(early[0]!, clock.t + 5_000);
-      await store.outbox.reschedule(early[1]!, clock.t + 2_000);
+      await store.outbox.record(early[0]!, { kind: "retry", retryAt: clock.t + 5_000, latencyMs: 0 });
+      await store.outbox.record(early[1]!, { kind: "retry", retryAt: clock.t + 2_000, latencyMs: 0 });
       expect(
         await store.outbox.claim(10, { ...LEASE, leaseMs: 1 }).then((c) => c.map((d) => d.message.id)),
       ).toEqual(ids.slice(2));
@@ -263,7 +263,12 @@ export function outboxConformance(backend: () => TestBackend): void {
         [empty.messageId, null],
       ]);
       // A retry is claimed with the same context: every attempt continues the publish's trace.
-      await store.outbox.reschedule(first[0]!, clock.t + 1_000, { attempt: { status: 503, latencyMs: 1 } });
+      await store.outbox.record(first[0]!, {
+        kind: "retry",
+        retryAt: clock.t + 1_000,
+        status: 503,
+        latencyMs: 1,
+      });
       clock.advance(1_000);
       const [retry] = await store.outbox.claim(10, LEASE);
       expect(retry).toMatchObject({ id: first[0]!.id, attempt: 2, message: { traceContext: carrier } });
@@ -389,8 +394,10 @@ export function outboxConformance(backend: () => TestBackend): void {
       const [again] = await survivor.outbox.claim(1, { leaseMs: 10_000, workerId: "survivor" });
       expect(again).toMatchObject({ id: held!.id, attempt: 2 });
       expect(again!.leaseToken).not.toBe(held!.leaseToken);
-      await expect(crashed.outbox.complete(held!)).rejects.toMatchObject({ code: "lease_lost" });
-      await survivor.outbox.complete(again!, { attempt: { status: 204, latencyMs: 3 } });
+      await expect(crashed.outbox.record(held!, { kind: "delivered", latencyMs: 0 })).rejects.toMatchObject({
+        code: "lease_lost",
+      });
+      await survivor.outbox.record(again!, { kind: "delivered", status: 204, latencyMs: 3 });
       const attempts = await survivor.outbox.listAttempts(held!.id);
       expect(attempts.map((a) => [a.attempt, a.workerId, a.status, a.error])).toEqual([
         [1, "crashed", null, "connect ETIMEDOUT"],
@@ -406,8 +413,13 @@ export function outboxConformance(backend: () => TestBackend): void {
       await store.outbox.publish(NEW_PLANT(1));
       const [d] = await store.outbox.claim(1, LEASE);
       const body = `${"x".repeat(4095)}€ tail`;
-      await store.outbox.reschedule(d!, clock.t + 5000, {
-        attempt: { status: 503, latencyMs: 12.4, responseBody: body, at: clock.t - 3 },
+      await store.outbox.record(d!, {
+        kind: "retry",
+        retryAt: clock.t + 5000,
+        status: 503,
+        latencyMs: 12.4,
+        responseBody: body,
+        at: clock.t - 3,
       });
       const [attempt] = await store.outbox.listAttempts(d!.id);
       expect(attempt).toMatchObject({ attempt: 1, status: 503, latencyMs: 12, workerId: "w1" });
@@ -418,7 +430,9 @@ export function outboxConformance(backend: () => TestBackend): void {
         lastStatus: 503,
         attempts: 1,
       });
-      await expect(store.outbox.complete(d!)).rejects.toMatchObject({ code: "lease_lost" });
+      await expect(store.outbox.record(d!, { kind: "delivered", latencyMs: 0 })).rejects.toMatchObject({
+        code: "lease_lost",
+      });
     });
 
     it("finishes the calls of one turn together; a lost lease fails only its own call", async () => {
@@ -426,12 +440,16 @@ export function outboxConformance(backend: () => TestBackend): void {
       await withSubscriptions(store, 1);
       for (let i = 1; i <= 3; i++) await store.outbox.publish(NEW_PLANT(i));
       const [a, b, c] = await store.outbox.claim(3, LEASE);
-      await store.outbox.complete(b!, { attempt: { status: 200, latencyMs: 1 } });
+      await store.outbox.record(b!, { kind: "delivered", status: 200, latencyMs: 1 });
       const results = await Promise.allSettled([
-        store.outbox.complete(a!, { attempt: { status: 200, latencyMs: 2 } }),
-        store.outbox.complete(b!, { attempt: { status: 200, latencyMs: 3 } }), // finished already
-        store.outbox.reschedule(c!, new Date(Date.now() + 60_000), {
-          attempt: { status: 503, latencyMs: 4, error: "status 503" },
+        store.outbox.record(a!, { kind: "delivered", status: 200, latencyMs: 2 }),
+        store.outbox.record(b!, { kind: "delivered", status: 200, latencyMs: 3 }), // finished already
+        store.outbox.record(c!, {
+          kind: "retry",
+          retryAt: Date.now() + 60_000,
+          status: 503,
+          latencyMs: 4,
+          error: "status 503",
         }),
       ]);
       expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
@@ -456,8 +474,12 @@ export function outboxConformance(backend: () => TestBackend): void {
       const t0 = clock.t;
       // c is failing already; the others are not.
       const [first] = await store.outbox.claim(1, { ...LEASE, skipSubscriptions: [a!.id, b!.id, d!.id] });
-      await store.outbox.reschedule(first!, t0 + 3_600_000, {
-        attempt: { status: 500, latencyMs: 1, at: t0 },
+      await store.outbox.record(first!, {
+        kind: "retry",
+        retryAt: t0 + 3_600_000,
+        status: 500,
+        latencyMs: 1,
+        at: t0,
       });
       expect((await store.subscriptions.get(c!.id))!.failingSince).toEqual(new Date(t0));
       clock.advance(1000);
@@ -468,17 +490,19 @@ export function outboxConformance(backend: () => TestBackend): void {
       const [c2] = of(c!);
       const [d1, d2] = of(d!);
       const later = clock.t + 3_600_000;
-      const fail = (at: number) => ({ attempt: { status: 500, latencyMs: 1, at } });
-      const ok = { attempt: { status: 200, latencyMs: 1 } };
+      const retry = (at: number) =>
+        ({ kind: "retry", retryAt: later, status: 500, latencyMs: 1, at }) as const;
+      const failed = (at: number) => ({ kind: "failed", status: 500, latencyMs: 1, at }) as const;
+      const ok = { kind: "delivered", status: 200, latencyMs: 1 } as const;
       const results = await Promise.allSettled([
-        store.outbox.reschedule(a1!, later, fail(clock.t + 1)), // a: fail then ok → no streak
-        store.outbox.complete(a2!, ok),
-        store.outbox.complete(b1!, ok), // b: ok then fail → failing since the fail
-        store.outbox.fail(b2!, fail(clock.t + 2)),
-        store.outbox.reschedule(c2!, later, fail(clock.t + 3)), // c: failing already → unchanged
-        store.outbox.reschedule(d1!, later, fail(clock.t + 4)), // d: two fails → since the first
-        store.outbox.reschedule(d2!, later, fail(clock.t + 5)),
-        store.outbox.complete(d2!, ok), // the same lease again in the same turn: finished by then
+        store.outbox.record(a1!, retry(clock.t + 1)), // a: fail then ok → no streak
+        store.outbox.record(a2!, ok),
+        store.outbox.record(b1!, ok), // b: ok then fail → failing since the fail
+        store.outbox.record(b2!, failed(clock.t + 2)),
+        store.outbox.record(c2!, retry(clock.t + 3)), // c: failing already → unchanged
+        store.outbox.record(d1!, retry(clock.t + 4)), // d: two fails → since the first
+        store.outbox.record(d2!, retry(clock.t + 5)),
+        store.outbox.record(d2!, ok), // the same lease again in the same turn: finished by then
       ]);
       expect(results.map((r) => r.status)).toEqual([...Array(7).fill("fulfilled"), "rejected"]);
       expect((results[7] as PromiseRejectedResult).reason).toMatchObject({ code: "lease_lost" });
@@ -505,8 +529,8 @@ export function outboxConformance(backend: () => TestBackend): void {
       await Promise.all(
         claimed.map((d, i) =>
           i % 3 === 0
-            ? store.outbox.reschedule(d, retryAt, { attempt: { status: 503, latencyMs: i, error: `e${i}` } })
-            : store.outbox.complete(d, { attempt: { status: 200, latencyMs: i, responseBody: `r${i}` } }),
+            ? store.outbox.record(d, { kind: "retry", retryAt, status: 503, latencyMs: i, error: `e${i}` })
+            : store.outbox.record(d, { kind: "delivered", status: 200, latencyMs: i, responseBody: `r${i}` }),
         ),
       );
       expect(await store.outbox.stats()).toMatchObject({ pending: 50, leased: 0, delivered: 100 });
@@ -536,7 +560,12 @@ export function outboxConformance(backend: () => TestBackend): void {
       await store.outbox.publish(NEW_PLANT(2));
       await store.outbox.publish(NEW_PLANT(3));
       for (const d of await store.outbox.claim(10, LEASE)) {
-        await store.outbox.fail(d, { attempt: { status: 500, latencyMs: 1 }, reason: "retries exhausted" });
+        await store.outbox.record(d, {
+          kind: "failed",
+          status: 500,
+          latencyMs: 1,
+          error: "retries exhausted",
+        });
       }
       expect(await store.outbox.stats()).toMatchObject({ failed: 6, pending: 0 });
       const failed = (await store.outbox.listDeliveries({ subscriptionId: sub!.id, state: "failed" })).items;
@@ -550,7 +579,7 @@ export function outboxConformance(backend: () => TestBackend): void {
       const [claimedAgain] = await store.outbox.claim(1, LEASE);
       expect(claimedAgain).toMatchObject({ id: oldOne.id, attempt: 1 });
       await expect(store.outbox.resend(oldOne.id)).rejects.toMatchObject({ code: "delivery_in_flight" });
-      await store.outbox.complete(claimedAgain!);
+      await store.outbox.record(claimedAgain!, { kind: "delivered", latencyMs: 0 });
 
       expect(await store.outbox.recover(sub!.id, since)).toBe(2);
       const recovered = await store.outbox.claim(10, LEASE);
@@ -606,7 +635,7 @@ export function outboxConformance(backend: () => TestBackend): void {
       expect(await store.outbox.stats()).toMatchObject({ pending: 0, leased: 2, failed: 2 });
       // The worker that still held the expired lease finds it gone.
       await expect(
-        store.outbox.complete(ofGone[1]!, { attempt: { status: 200, latencyMs: 1 } }),
+        store.outbox.record(ofGone[1]!, { kind: "delivered", status: 200, latencyMs: 1 }),
       ).rejects.toMatchObject({ code: "lease_lost" });
     });
 
@@ -618,10 +647,15 @@ export function outboxConformance(backend: () => TestBackend): void {
         await store.outbox.publish(NEW_PLANT(1));
         for (const d of await store.outbox.claim(100, LEASE)) {
           const o = outcome(d.subscription.id);
-          if (o === "ok") await store.outbox.complete(d, { attempt: { status: 200, latencyMs: 1 } });
+          if (o === "ok") await store.outbox.record(d, { kind: "delivered", status: 200, latencyMs: 1 });
           else if (o === "retry")
-            await store.outbox.reschedule(d, clock.t + 3600_000, { attempt: { status: 500, latencyMs: 1 } });
-          else await store.outbox.fail(d, { attempt: { status: 500, latencyMs: 1 } });
+            await store.outbox.record(d, {
+              kind: "retry",
+              retryAt: clock.t + 3600_000,
+              status: 500,
+              latencyMs: 1,
+            });
+          else await store.outbox.record(d, { kind: "failed", status: 500, latencyMs: 1 });
         }
       };
       const t0 = clock.t;
@@ -659,13 +693,82 @@ export function outboxConformance(backend: () => TestBackend): void {
       expect(await store.outbox.recover(dead!.id, 0)).toBeGreaterThan(0);
     });
 
+    it("records a 410 Gone with its disable in one transaction: the delivery fails, the subscription is disabled", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const [gone, healthy] = await withSubscriptions(store, 2);
+      for (let i = 1; i <= 3; i++) await store.outbox.publish(NEW_PLANT(i));
+      const [d1, d2] = await store.outbox.claim(2, { ...LEASE, skipSubscriptions: [healthy!.id] });
+      clock.advance(1000);
+      // One turn: the 410, then a retry of the same subscription that must see it disabled.
+      await Promise.all([
+        store.outbox.record(d1!, { kind: "gone", status: 410, latencyMs: 2 }),
+        store.outbox.record(d2!, { kind: "retry", retryAt: clock.t + 60_000, status: 503, latencyMs: 3 }),
+      ]);
+      expect(await store.subscriptions.get(gone!.id)).toMatchObject({
+        enabled: false,
+        disabledReason: GONE_REASON,
+        disabledAt: new Date(clock.t),
+        failingSince: new Date(clock.t),
+      });
+      expect(await store.outbox.getDelivery(d1!.id)).toMatchObject({
+        state: "failed",
+        lastStatus: 410,
+        lastError: GONE_REASON,
+        attempts: 1,
+      });
+      expect(await store.outbox.getDelivery(d2!.id)).toMatchObject({
+        state: "failed",
+        lastError: "subscription disabled",
+      });
+      expect((await store.outbox.listAttempts(d1!.id)).map((a) => [a.attempt, a.status])).toEqual([[1, 410]]);
+      const pendingOfGone = await store.outbox.listDeliveries({ subscriptionId: gone!.id, state: "failed" });
+      expect(pendingOfGone.items.map((d) => d.lastError).sort()).toEqual(
+        [GONE_REASON, "subscription disabled", `subscription disabled: ${GONE_REASON}`].sort(),
+      );
+      expect(await store.subscriptions.get(healthy!.id)).toMatchObject({
+        enabled: true,
+        disabledReason: null,
+      });
+      expect(await store.outbox.stats()).toMatchObject({ pending: 3, leased: 0, failed: 3 });
+    });
+
+    it("writes nothing of a 410 whose lease is lost, and keeps an earlier disable's reason", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const [sub] = await withSubscriptions(store, 1);
+      await store.outbox.publish(NEW_PLANT(1));
+      const [lost] = await store.outbox.claim(1, { ...LEASE, leaseMs: 1000 });
+      clock.advance(1001);
+      const [reclaimed] = await store.outbox.claim(1, { ...LEASE, workerId: "w2" });
+      expect(reclaimed!.id).toBe(lost!.id);
+      // The disable is part of the outcome: when the outcome cannot be written, neither is the disable.
+      await expect(
+        store.outbox.record(lost!, { kind: "gone", status: 410, latencyMs: 1 }),
+      ).rejects.toMatchObject({
+        code: "lease_lost",
+      });
+      expect(await store.subscriptions.get(sub!.id)).toMatchObject({ enabled: true, disabledReason: null });
+      expect(await store.outbox.getDelivery(lost!.id)).toMatchObject({ state: "leased", attempts: 0 });
+      await store.subscriptions.disable(sub!.id, "by an operator");
+      await store.outbox.record(reclaimed!, { kind: "gone", status: 410, latencyMs: 1 });
+      expect(await store.subscriptions.get(sub!.id)).toMatchObject({
+        enabled: false,
+        disabledReason: "by an operator",
+      });
+      expect(await store.outbox.getDelivery(reclaimed!.id)).toMatchObject({
+        state: "failed",
+        lastError: GONE_REASON,
+      });
+    });
+
     it("fails instead of rescheduling a delivery whose subscription was disabled meanwhile", async () => {
       const store = await backend().open();
       const [sub] = await withSubscriptions(store, 1);
       await store.outbox.publish(NEW_PLANT(1));
       const [d] = await store.outbox.claim(1, LEASE);
       await store.subscriptions.disable(sub!.id, "gone (410)");
-      await store.outbox.reschedule(d!, Date.now() + 1000, { attempt: { status: 500, latencyMs: 1 } });
+      await store.outbox.record(d!, { kind: "retry", retryAt: Date.now() + 1000, status: 500, latencyMs: 1 });
       expect(await store.outbox.getDelivery(d!.id)).toMatchObject({
         state: "failed",
         lastError: "subscription disabled",
@@ -706,9 +809,9 @@ export function outboxConformance(backend: () => TestBackend): void {
       await check("published");
       const [d1, d2, d3, d4, d5, d6] = await store.outbox.claim(6, LEASE);
       await check("claimed");
-      await store.outbox.complete(d1!);
-      await store.outbox.fail(d2!);
-      await store.outbox.reschedule(d3!, clock.t);
+      await store.outbox.record(d1!, { kind: "delivered", latencyMs: 0 });
+      await store.outbox.record(d2!, { kind: "failed", latencyMs: 0 });
+      await store.outbox.record(d3!, { kind: "retry", retryAt: clock.t, latencyMs: 0 });
       await store.outbox.release(d4!);
       await check("outcomes");
       clock.advance(LEASE.leaseMs + 1); // d5, d6 expire and are claimed again: leased → leased
@@ -723,7 +826,7 @@ export function outboxConformance(backend: () => TestBackend): void {
       clock.advance(LEASE.leaseMs + 1); // c's leased deliveries expire: the claim fails them, leased → failed
       for (const d of await store.outbox.claim(20, LEASE)) {
         expect(d.subscription.id).toBe(a!.id);
-        await store.outbox.fail(d);
+        await store.outbox.record(d, { kind: "failed", latencyMs: 0 });
       }
       await check("disabled's leases failed by the claim");
       const ofC = await store.outbox.listDeliveries({ subscriptionId: c!.id, limit: 50 });
@@ -734,7 +837,8 @@ export function outboxConformance(backend: () => TestBackend): void {
       await check("subscription deleted");
       await store.subscriptions.enable(c!.id);
       await store.outbox.recover(c!.id, 0);
-      for (const d of await store.outbox.claim(20, LEASE)) await store.outbox.complete(d);
+      for (const d of await store.outbox.claim(20, LEASE))
+        await store.outbox.record(d, { kind: "delivered", latencyMs: 0 });
       clock.advance(86_400_000);
       expect((await store.purge({ before: clock.t })).messages).toBeGreaterThan(0);
       await check("purged");
@@ -756,8 +860,8 @@ export function outboxConformance(backend: () => TestBackend): void {
       for (let i = 0; i < 3; i++) await store.outbox.publish(NEW_PLANT(i));
       clock.advance(2500);
       const [one, two, three] = await store.outbox.claim(3, LEASE);
-      await store.outbox.complete(one!);
-      await store.outbox.fail(two!);
+      await store.outbox.record(one!, { kind: "delivered", latencyMs: 0 });
+      await store.outbox.record(two!, { kind: "failed", latencyMs: 0 });
       expect(three).toBeDefined();
       const stats = await store.outbox.stats();
       expect(stats).toEqual({

@@ -15,9 +15,14 @@ export function retentionConformance(backend: () => TestBackend): void {
       const unfinished = await store.outbox.publish({ id: 2, name: "Waiting" });
       const claimed = await store.outbox.claim(10, { leaseMs: 60_000, workerId: "w" });
       const done = claimed.find((d) => d.message.id === finished.messageId)!;
-      await store.outbox.complete(done, { attempt: { status: 200, latencyMs: 1 } });
+      await store.outbox.record(done, { kind: "delivered", status: 200, latencyMs: 1 });
       const waiting = claimed.find((d) => d.message.id === unfinished.messageId)!;
-      await store.outbox.reschedule(waiting, clock.t + 60 * DAY, { attempt: { status: 500, latencyMs: 1 } });
+      await store.outbox.record(waiting, {
+        kind: "retry",
+        retryAt: clock.t + 60 * DAY,
+        status: 500,
+        latencyMs: 1,
+      });
 
       clock.advance(31 * DAY);
       await store.inbox.record({ webhookId: "msg_new", body: "{}", receivedAt: clock.t });

@@ -144,7 +144,7 @@ export function subscriptionConformance(backend: () => TestBackend): void {
       expect((await store.outbox.listDeliveries({ subscriptionId: gone.id })).items).toEqual([]);
       expect((await store.outbox.listDeliveries({ subscriptionId: kept.id })).items).toHaveLength(2);
       await expect(
-        store.outbox.complete(leased!, { attempt: { status: 200, latencyMs: 1 } }),
+        store.outbox.record(leased!, { kind: "delivered", status: 200, latencyMs: 1 }),
       ).rejects.toMatchObject({
         code: "lease_lost",
       });

@@ -16,7 +16,7 @@ for (;;) {
   await new Promise((resolve) => setTimeout(resolve, 2));
   for (const delivery of claimed) {
     process.stdout.write(`${delivery.id}\n`);
-    await store.outbox.complete(delivery, { attempt: { status: 200, latencyMs: 0 } });
+    await store.outbox.record(delivery, { kind: "delivered", status: 200, latencyMs: 0 });
   }
 }
 await store.close();

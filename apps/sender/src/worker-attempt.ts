@@ -1,0 +1,83 @@
+import { logText } from "@plant-store/app-kit";
+import { deliver, signsWith } from "@plant-store/core";
+import type { ClaimedDelivery } from "@plant-store/store";
+import { judgeAttempt, loggedOutcome } from "./attempt-result.js";
+import { recordOutcome } from "./outcome-recorder.js";
+import { startAttemptSpan, traceAttempt } from "./tracing.js";
+import type { WorkerContext } from "./worker-context.js";
+
+/**
+ * One attempt: the delivery's subscription and message sent through core's `deliver`, the outcome settled against
+ * the schedule and recorded with one call. With an OpenTelemetry SDK registered it is a CLIENT span continuing the
+ * publish's trace, whose context the request carries (`traceparent`); without one, nothing but the `tracer()` lookup.
+ */
+async function attempt(ctx: WorkerContext, delivery: ClaimedDelivery): Promise<void> {
+  const { subscription, message } = delivery;
+  const target = {
+    url: subscription.url,
+    token: subscription.token,
+    // The claim opened only the secrets the subscription's scheme signs with.
+    secrets: subscription.secrets,
+    privateKeys: signsWith(subscription.signing).keys ? ctx.privateKeys : [],
+  };
+  const sent = { id: message.id, eventType: message.eventType, body: message.body };
+  const { timeoutMs } = ctx;
+  const span = startAttemptSpan(ctx.tracer(), delivery);
+  const outcome = span
+    ? await traceAttempt(span, ctx.transport, (transport) => deliver(target, sent, { transport, timeoutMs }))
+    : await deliver(target, sent, { transport: ctx.transport, timeoutMs });
+  const result = judgeAttempt(outcome, delivery.attempt, ctx.schedule, Date.now());
+  ctx.metrics?.observeAttempt(result.label, outcome.latencyMs / 1000);
+  await recordOutcome(ctx.store, delivery, result.outcome);
+  if (result.outcome.kind === "gone") {
+    ctx.logger?.warn({ subscriptionId: subscription.id }, "subscription disabled: 410 Gone");
+  }
+  if (result.outcome.retryAt !== undefined) {
+    ctx.nextLocalDue = Math.min(ctx.nextLocalDue, result.outcome.retryAt);
+    ctx.wake?.abort(); // an idle wait started before this retry existed: recompute it
+  }
+  // Written in ATTEMPT_LINE_KEYS' order, whatever the order here; an undefined value is left out.
+  ctx.attemptLine?.({
+    messageId: message.id,
+    deliveryId: delivery.id,
+    subscriptionId: subscription.id,
+    attempt: delivery.attempt,
+    outcome: loggedOutcome(result),
+    status: outcome.status ?? null,
+    ms: outcome.latencyMs,
+    // The error can quote what the endpoint sent (a redirect's Location): bounded like any outside value.
+    error: outcome.error ? logText(outcome.error) : undefined,
+  });
+}
+
+/**
+ * Starts one attempt in a slot the pool gave; when it ends, its slot goes to the next delivery.
+ *
+ * @example
+ * ```ts
+ * for (const delivery of ctx.pool.take()) launch(ctx, delivery);
+ * ```
+ */
+export function launch(ctx: WorkerContext, delivery: ClaimedDelivery): void {
+  const run: Promise<void> = attempt(ctx, delivery).then(
+    () => finished(ctx, delivery, run),
+    (error: Error) => {
+      // The store refused the outcome (e.g. the lease expired and another worker took it): nothing to undo.
+      ctx.logger?.warn({ deliveryId: delivery.id, error: error.message }, "could not record the outcome");
+      finished(ctx, delivery, run);
+    },
+  );
+  ctx.running.add(run);
+}
+
+/** Frees an ended attempt's slot and wakes the claimer when the room it was waiting for exists. */
+function finished(ctx: WorkerContext, delivery: ClaimedDelivery, run: Promise<void>): void {
+  ctx.running.delete(run);
+  ctx.pool.done(delivery);
+  // The freed slot goes first to a delivery already claimed for this (or another) subscription.
+  if (!ctx.stopping.signal.aborted) for (const next of ctx.pool.take()) launch(ctx, next);
+  // A claim that found nothing while skipping this subscription is worth retrying now that it has room.
+  const sub = delivery.subscription.id;
+  if (ctx.skippedWhenIdle?.has(sub) && ctx.pool.held(sub) < ctx.perSubscription) ctx.wake?.abort();
+  ctx.slotFreed?.();
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from "node:crypto";
+import type { ClaimedDelivery, ClaimOptions } from "../api/outbox.js";
+import type { SigningScheme } from "../api/subscriptions.js";
+import { claimPlan } from "../shared/claim-plan.js";
+import { claimedSubscriptions } from "../shared/claimed-subscription.js";
+import { traceCarrierOf } from "../shared/rows.js";
+import { type PgContext, query } from "./context.js";
+import { claimSql, compactCountsSql } from "./outbox-sql.js";
+
+/** Claims between two compactions of the append-only counter deltas. */
+const COMPACT_EVERY = 500;
+
+/** A row of the claim statement (int8 columns arrive as strings). */
+interface ClaimRow {
+  id: string;
+  was_due: string;
+  attempts: number;
+  message_id: string;
+  event_type: string;
+  body: Uint8Array;
+  created_at: string;
+  trace_context: string | null;
+  subscription_id: string;
+  url: string;
+  token: string;
+  /** jsonb as text: parsed once per subscription of the claim, not once per row. */
+  secrets: string;
+  signing: SigningScheme;
+}
+
+/** What the claim shares with the rest of the outbox: the notifier generation it saw, and the compaction count. */
+export interface PgClaimState {
+  claimGeneration: number;
+  claimsSinceCompaction: number;
+}
+
+/**
+ * The PostgreSQL outbox's `claim`: ONE statement (`claimSql`) selects due rows with `FOR UPDATE SKIP LOCKED` and
+ * leases them; every {@link COMPACT_EVERY} claims the counter deltas are folded first.
+ *
+ * @example
+ * ```ts
+ * const claim = pgClaimer(ctx, { claimGeneration: 0, claimsSinceCompaction: 0 });
+ * await claim(64, { leaseMs: 30_000, workerId: "w1" });
+ * ```
+ */
+export function pgClaimer(
+  ctx: PgContext,
+  state: PgClaimState,
+): (limit: number, options: ClaimOptions) => Promise<ClaimedDelivery[]> {
+  const statement = claimSql(ctx.s);
+  const compact = compactCountsSql(ctx.s);
+  return async (limit, options) => {
+    const plan = claimPlan(limit, options);
+    state.claimGeneration = ctx.outboxWork.generation;
+    if (++state.claimsSinceCompaction >= COMPACT_EVERY) {
+      state.claimsSinceCompaction = 0;
+      await query(ctx, compact);
+    }
+    const at = ctx.options.now();
+    const leaseToken = randomUUID();
+    const leaseUntil = at + plan.leaseMs;
+    const rows = await query<ClaimRow>(ctx, statement, [
+      at,
+      plan.limit,
+      leaseUntil,
+      plan.workerId,
+      leaseToken,
+      plan.skip,
+      plan.scan,
+      plan.cap,
+    ]);
+    const subscriptionOf = claimedSubscriptions(ctx.box, at);
+    // Pushed, not mapped: the array keeps the shape the worker's code was optimized for (see `activeSecretsOf`).
+    const claimed: ClaimedDelivery[] = [];
+    for (const r of rows) {
+      claimed.push({
+        id: Number(r.id),
+        leaseToken,
+        attempt: Number(r.attempts) + 1,
+        leaseExpiresAt: new Date(leaseUntil),
+        dueAt: new Date(Number(r.was_due)),
+        message: {
+          id: r.message_id,
+          eventType: r.event_type,
+          body: r.body,
+          createdAt: new Date(Number(r.created_at)),
+          traceContext: traceCarrierOf(r.trace_context),
+        },
+        subscription: subscriptionOf(r.subscription_id, (id) => ({ ...r, id })),
+      });
+    }
+    return claimed;
+  };
+}
