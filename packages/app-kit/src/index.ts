@@ -5,9 +5,12 @@
  */
 export { ConfigError, csvList, parseConfig, type Setting, wholeNumber } from "./config.js";
 export { createLineWriter, type LineValue } from "./line-writer.js";
+export { LINGER, lingerAfterRefusal } from "./lingering-close.js";
 export { logText, MAX_LOGGED_CHARS } from "./log-text.js";
 export { createLineBatcher, createLogger, type FlushableDestination, REDACTED_PATHS } from "./logger.js";
 export { createTally, type Tally, type TallyMetric, type TallyOptions } from "./metrics.js";
+export { createNodeServer, type NodeServerOptions } from "./node-server.js";
+export { refuseHead } from "./refuse-head.js";
 export {
   DEFAULT_RETENTION_DAYS,
   type RetentionOptions,

@@ -1,6 +1,6 @@
 import { DEFAULT_EVENT_TYPE, EVENT_TYPE_HEADER, WEBHOOK_HEADERS, WEBHOOK_METHOD } from "@plant-store/spec";
 import { functionOption, invalidOption, numberOption, stringOption } from "../options.js";
-import { signatureHeaderKept } from "../signing/index.js";
+import { signatureHeader } from "../signing/index.js";
 import { VERSION } from "../version.js";
 import { checkTargetKept } from "./check-target.js";
 import { type Classification, classifyResponse } from "./classify.js";
@@ -134,7 +134,7 @@ export async function deliver(
   }
   if (target.secrets.length > 0 || privateKeys.length > 0) {
     try {
-      headers[WEBHOOK_HEADERS.signature] = await signatureHeaderKept({
+      headers[WEBHOOK_HEADERS.signature] = await signatureHeader({
         secrets: target.secrets,
         privateKeys,
         id: message.id,
