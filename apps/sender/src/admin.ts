@@ -1,5 +1,5 @@
 import { adminRoutes } from "@plant-store/admin-api";
-import { logText, readiness } from "@plant-store/app-kit";
+import { createNodeServer, logText, readiness } from "@plant-store/app-kit";
 import { createConsoleServer } from "@plant-store/console";
 import {
   createBearerCheck,
@@ -10,7 +10,7 @@ import {
   parseDateTime,
   type SigningScheme,
 } from "@plant-store/core";
-import { createNodeServer, nodeHeaders } from "@plant-store/core/node";
+import { nodeHeaders } from "@plant-store/core/node";
 import {
   type Catalog,
   DEFAULT_EVENT_TYPE,
@@ -122,7 +122,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
         : error.code === "FST_ERR_BAD_URL"
           ? sendError(reply, 400, "The URL is not valid: a malformed percent-encoding in the path.")
           : sendError(reply, 400, "The request could not be routed."),
-    // createNodeServer answers these already (answerClientError); Fastify's default would write a second answer.
+    // createNodeServer answers these already; Fastify's default would write a second answer.
     clientErrorHandler: () => {},
   });
 
