@@ -16,6 +16,6 @@ export {
   type RetentionOptions,
   startRetention,
 } from "./retention.js";
-export { runServer, type Server } from "./run-server.js";
+export { type RunServerOptions, runServer, type Server } from "./run-server.js";
 export { type AppStore, openAppStore, type Readiness, readiness, type StoreSetting } from "./store.js";
 export { appTracer, errorType, MESSAGING_SYSTEM, SPAN_ATTRIBUTES } from "./tracing.js";
