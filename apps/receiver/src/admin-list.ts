@@ -37,8 +37,8 @@ export async function listEvents(
       cursor: query.get("cursor"),
       maxBytes: pageMaxBytes,
     });
-    // Written event by event at the pace the client reads, never joined into one string: a page of large
-    // payloads used to take the whole page twice over in memory (and past ~512 MB failed to build at all).
+    // Written event by event at the pace the client reads, never joined into one string: a page of large payloads
+    // is never held twice over in memory.
     res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
     const signal = closedSignal(res);
     const write = async (chunk: string) => {
