@@ -5,15 +5,18 @@
  */
 export { ConfigError, csvList, parseConfig, type Setting, wholeNumber } from "./config.js";
 export { createLineWriter, type LineValue } from "./line-writer.js";
+export { LINGER, lingerAfterRefusal } from "./lingering-close.js";
 export { logText, MAX_LOGGED_CHARS } from "./log-text.js";
 export { createLineBatcher, createLogger, type FlushableDestination, REDACTED_PATHS } from "./logger.js";
 export { createTally, type Tally, type TallyMetric, type TallyOptions } from "./metrics.js";
+export { createNodeServer, type NodeServerOptions } from "./node-server.js";
+export { refuseHead } from "./refuse-head.js";
 export {
   DEFAULT_RETENTION_DAYS,
   type RetentionOptions,
   startRetention,
 } from "./retention.js";
-export { runServer, type Server } from "./run-server.js";
+export { type RunServerOptions, runServer, type Server } from "./run-server.js";
 export { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./server-timeouts.js";
 export { type AppStore, openAppStore, type Readiness, readiness, type StoreSetting } from "./store.js";
 export { appTracer, errorType, MESSAGING_SYSTEM, SPAN_ATTRIBUTES } from "./tracing.js";

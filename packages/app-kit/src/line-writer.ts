@@ -29,8 +29,8 @@ type Internals = Record<symbol, unknown>;
 /**
  * A writer of one kind of log line — fixed keys, flat values, one message — that writes exactly the line
  * `logger[level](values, msg)` would, without pino's general path: pino looks every key up in its serializers and
- * redaction stringifiers and escapes it on every call, which counted about 11K instructions of a webhook request's
- * line (docs/decisions.md, 2026-11-26, late); here that is decided once, and a call joins the precomputed parts.
+ * redaction stringifiers and escapes it on every call; here that is decided once, and a call joins the precomputed
+ * parts.
  *
  * Only what cannot change the line is skipped. The fast path is taken when the logger has no `mixin`, no
  * `formatters.log`, no `nestedKey`, no `logMethod`/`streamWrite` hook, no multistream destination, and none of the
@@ -89,9 +89,8 @@ export function createLineWriter<K extends string>(
   const time = internals[timeSym] as () => string;
   const prefixes = keys.map((key) => `,${JSON.stringify(key)}:`);
   const tail = `,${JSON.stringify(messageKey)}:${JSON.stringify(msg)}${internals[endSym] as string}`;
-  // Whether the level is enabled, asked again only when the logger's level changed: pino's `isLevelEnabled`
-  // counted about 1.3K instructions a call. The answer depends on the logger's level value alone (its levels and
-  // their comparison are fixed when it is made), which every level change writes.
+  // Whether the level is enabled, asked again only when the logger's level changed: pino's `isLevelEnabled` is not
+  // free, and its answer depends on the logger's level value alone, which every level change writes.
   let checkedLevel: unknown = Number.NaN;
   let enabled = false;
   return (values) => {

@@ -49,12 +49,20 @@ interface Series {
   buckets: number[];
 }
 
+/** The series of one tally, shared by its counter and its histogram. */
+interface TallyState {
+  readonly labelName: string;
+  readonly bounds: readonly number[];
+  /** Series by the value `observe` was given (`200`), beside `byLabel` (`"200"`), so a hit needs no `String()`. */
+  readonly byValue: Map<string | number, Series>;
+  readonly byLabel: Map<string, Series>;
+}
+
 /**
  * A counter and a histogram of one event (a webhook request, a delivery attempt) by one label, kept in plain
  * numbers and exposed in a prom-client registry: the text and JSON a scrape reads are exactly those of a prom-client
  * `Counter` and `Histogram` given the same events (tested). One event costs a map lookup, two additions and a bucket
- * search; through prom-client's label children it hashed the labels twice, about 5K instructions of a webhook
- * request (docs/decisions.md, 2026-11-26, late).
+ * search, where prom-client's label children hash the labels on every event.
  *
  * @example
  * ```ts
@@ -65,119 +73,129 @@ interface Series {
  * ```
  */
 export function createTally(options: TallyOptions): Tally {
-  const { registry, labelName } = options;
-  const bounds = [...options.histogram.buckets].sort((a, b) => a - b);
-  const byValue = new Map<string | number, Series>();
-  const byLabel = new Map<string, Series>();
-  const seriesOf = (value: string | number): Series => {
-    const label = String(value);
-    let series = byLabel.get(label);
-    if (!series) {
-      series = { label, count: 0, sum: 0, buckets: bounds.map(() => 0) };
-      byLabel.set(label, series);
-    }
-    byValue.set(value, series);
-    return series;
+  const state: TallyState = {
+    labelName: options.labelName,
+    bounds: [...options.histogram.buckets].sort((a, b) => a - b),
+    byValue: new Map(),
+    byLabel: new Map(),
   };
-  const reset = () => {
-    byValue.clear();
-    byLabel.clear();
-  };
+  const counter = counterMetric(state, options.counter);
+  const histogram = histogramMetric(state, options.histogram);
+  // prom-client's Registry takes any object with a name and `get()`; its types name only its own classes.
+  options.registry.registerMetric(counter as unknown as Parameters<Registry["registerMetric"]>[0]);
+  options.registry.registerMetric(histogram as unknown as Parameters<Registry["registerMetric"]>[0]);
+  return { counter, histogram, observe: (value, seconds) => observe(state, value, seconds) };
+}
 
-  const counterName = options.counter.name;
+function observe(state: TallyState, value: string | number, seconds: number): void {
+  if (!Number.isFinite(seconds)) return; // prom-client throws; a NaN must not poison the sum for good
+  const series = state.byValue.get(value) ?? seriesOf(state, value);
+  series.count++;
+  series.sum += seconds;
+  const { bounds } = state;
+  for (let i = 0; i < bounds.length; i++) {
+    if (seconds <= (bounds[i] as number)) {
+      series.buckets[i] = (series.buckets[i] as number) + 1;
+      break;
+    }
+  }
+}
+
+function seriesOf(state: TallyState, value: string | number): Series {
+  const label = String(value);
+  let series = state.byLabel.get(label);
+  if (!series) {
+    series = { label, count: 0, sum: 0, buckets: state.bounds.map(() => 0) };
+    state.byLabel.set(label, series);
+  }
+  state.byValue.set(value, series);
+  return series;
+}
+
+/** Both metrics share their series: resetting one (the registry resets all) resets both. */
+function resetter(state: TallyState): () => void {
+  return () => {
+    state.byValue.clear();
+    state.byLabel.clear();
+  };
+}
+
+function counterMetric(state: TallyState, options: TallyOptions["counter"]): TallyMetric {
   const counter: { -readonly [key in keyof TallyMetric]: TallyMetric[key] } = {
-    name: counterName,
-    help: options.counter.help,
+    name: options.name,
+    help: options.help,
     type: "counter",
     aggregator: "sum",
     // The name as the registry left it: an OpenMetrics registry renames counters (without `_total`) before reading.
     get: async () => ({
       name: counter.name,
-      help: options.counter.help,
+      help: options.help,
       type: "counter",
       aggregator: "sum",
-      values: [...byLabel.values()].map((series) => ({
+      values: [...state.byLabel.values()].map((series) => ({
         value: series.count,
-        labels: { [labelName]: series.label },
+        labels: { [state.labelName]: series.label },
       })),
     }),
-    // Both metrics share their series: resetting one (the registry resets all) resets both.
-    reset,
+    reset: resetter(state),
   };
+  return counter;
+}
 
-  const histogramName = options.histogram.name;
-  // prom-client's order: each series' cumulative buckets, +Inf, sum, count; the series' label is "shared", after `le`.
-  const histogramValues = (): TallyValue[] => {
-    const values: TallyValue[] = [];
-    for (const series of byLabel.values()) {
-      const shared = { [labelName]: series.label };
-      let cumulative = 0;
-      for (let i = 0; i < bounds.length; i++) {
-        cumulative += series.buckets[i] as number;
-        values.push({
-          labels: { le: bounds[i] as number },
-          sharedLabels: shared,
-          value: cumulative,
-          metricName: `${histogramName}_bucket`,
-          exemplar: null,
-        });
-      }
-      values.push(
-        {
-          labels: { le: "+Inf" },
-          sharedLabels: shared,
-          value: series.count,
-          metricName: `${histogramName}_bucket`,
-          exemplar: null,
-        },
-        { labels: {}, sharedLabels: shared, value: series.sum, metricName: `${histogramName}_sum` },
-        { labels: {}, sharedLabels: shared, value: series.count, metricName: `${histogramName}_count` },
-      );
-    }
-    return values;
-  };
-  const histogramData = (values: TallyValue[]) => ({
-    name: histogramName,
-    help: options.histogram.help,
+function histogramMetric(state: TallyState, options: TallyOptions["histogram"]): TallyMetric {
+  const data = (values: TallyValue[]) => ({
+    name: options.name,
+    help: options.help,
     type: "histogram",
     values,
     aggregator: "sum" as const,
   });
-  const histogram = {
-    name: histogramName,
-    help: options.histogram.help,
+  return {
+    name: options.name,
+    help: options.help,
     type: "histogram" as const,
     aggregator: "sum" as const,
     // The registry's text format reads this one (labels and shared labels apart) ...
-    getForPromString: async () => histogramData(histogramValues()),
+    getForPromString: async () => data(histogramValues(state, options.name)),
     // ... its JSON reads `get`, where they are one object, as prom-client's Histogram gives them.
     get: async () =>
-      histogramData(
-        histogramValues().map(({ sharedLabels, labels, ...value }) => ({
+      data(
+        histogramValues(state, options.name).map(({ sharedLabels, labels, ...value }) => ({
           ...value,
           labels: { ...labels, ...sharedLabels },
         })),
       ),
-    reset,
-  };
+    reset: resetter(state),
+  } as TallyMetric;
+}
 
-  // prom-client's Registry takes any object with a name and `get()`; its types name only its own classes.
-  registry.registerMetric(counter as unknown as Parameters<Registry["registerMetric"]>[0]);
-  registry.registerMetric(histogram as unknown as Parameters<Registry["registerMetric"]>[0]);
-  return {
-    counter,
-    histogram,
-    observe(value, seconds) {
-      if (!Number.isFinite(seconds)) return; // prom-client throws; a NaN must not poison the sum for good
-      const series = byValue.get(value) ?? seriesOf(value);
-      series.count++;
-      series.sum += seconds;
-      for (let i = 0; i < bounds.length; i++) {
-        if (seconds <= (bounds[i] as number)) {
-          series.buckets[i] = (series.buckets[i] as number) + 1;
-          break;
-        }
-      }
-    },
-  };
+/** prom-client's order: each series' cumulative buckets, +Inf, sum, count; the series' label is "shared", after `le`. */
+function histogramValues(state: TallyState, name: string): TallyValue[] {
+  const values: TallyValue[] = [];
+  for (const series of state.byLabel.values()) {
+    const shared = { [state.labelName]: series.label };
+    let cumulative = 0;
+    for (let i = 0; i < state.bounds.length; i++) {
+      cumulative += series.buckets[i] as number;
+      values.push({
+        labels: { le: state.bounds[i] as number },
+        sharedLabels: shared,
+        value: cumulative,
+        metricName: `${name}_bucket`,
+        exemplar: null,
+      });
+    }
+    values.push(
+      {
+        labels: { le: "+Inf" },
+        sharedLabels: shared,
+        value: series.count,
+        metricName: `${name}_bucket`,
+        exemplar: null,
+      },
+      { labels: {}, sharedLabels: shared, value: series.sum, metricName: `${name}_sum` },
+      { labels: {}, sharedLabels: shared, value: series.count, metricName: `${name}_count` },
+    );
+  }
+  return values;
 }

@@ -7,6 +7,26 @@ export interface Server {
   close(): Promise<void>;
 }
 
+/** Options of {@link runServer}. */
+export interface RunServerOptions<C, S extends Server> {
+  name: string;
+  version: string;
+  help: string;
+  config: () => C | "help" | "version";
+  logger: (config: C) => Logger;
+  start: (config: C, logger: Logger) => Promise<S>;
+  /** Extra fields for the "listening" line. */
+  describe?: (server: S, config: C) => Record<string, unknown>;
+  /**
+   * How long a graceful shutdown may take before the process exits anyway (code 1, with an error line); default
+   * 20 s, under the 30 s a container orchestrator usually waits before SIGKILL. Work cut short is not lost: a
+   * webhook that got no answer is retried by its sender, a delivery's lease expires and it is claimed again.
+   */
+  shutdownTimeoutMs?: (config: C) => number;
+  /** Start failures that are the configuration's fault (exit 2, like a bad flag); the rest exit 1. */
+  usageError?: (error: unknown) => boolean;
+}
+
 /**
  * The process lifecycle shared by the apps' bins: parse the configuration (exit 2 with the message on a
  * {@link ConfigError}), answer `--help`/`--version`, start (exit 1 with the reason when that fails, 2 when it is a
@@ -24,55 +44,67 @@ export interface Server {
  * });
  * ```
  */
-export async function runServer<C extends { port: number; host: string }, S extends Server>(options: {
-  name: string;
-  version: string;
-  help: string;
-  config: () => C | "help" | "version";
-  logger: (config: C) => Logger;
-  start: (config: C, logger: Logger) => Promise<S>;
-  /** Extra fields for the "listening" line. */
-  describe?: (server: S, config: C) => Record<string, unknown>;
-  /**
-   * How long a graceful shutdown may take before the process exits anyway (code 1, with an error line); default
-   * 20 s, under the 30 s a container orchestrator usually waits before SIGKILL. Work cut short is not lost: a
-   * webhook that got no answer is retried by its sender, a delivery's lease expires and it is claimed again.
-   */
-  shutdownTimeoutMs?: (config: C) => number;
-  /** Start failures that are the configuration's fault (exit 2, like a bad flag); the rest exit 1. */
-  usageError?: (error: unknown) => boolean;
-}): Promise<void> {
-  const fail = (message: string, code: number): never => {
-    process.stderr.write(`${options.name}: ${message}\n`);
-    process.exit(code);
-  };
-  let config: C | "help" | "version";
-  try {
-    config = options.config();
-  } catch (error) {
-    if (error instanceof ConfigError) return fail(error.message, 2);
-    throw error;
-  }
-  if (config === "help") return void process.stdout.write(options.help);
-  if (config === "version") return void process.stdout.write(`${options.version}\n`);
+export async function runServer<C extends { port: number; host: string }, S extends Server>(
+  options: RunServerOptions<C, S>,
+): Promise<void> {
+  const config = readConfig(options);
+  if (config === "done") return;
   const logger = options.logger(config);
   let server: S;
   try {
     server = await options.start(config, logger);
   } catch (error) {
     const usage = error instanceof ConfigError || options.usageError?.(error) === true;
-    return fail(`cannot start: ${(error as Error).message}`, usage ? 2 : 1);
+    return fail(options.name, `cannot start: ${(error as Error).message}`, usage ? 2 : 1);
   }
   let url: string;
   try {
     url = await server.listen(config.port, config.host);
   } catch (error) {
     await server.close();
-    return fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`, 1);
+    return fail(
+      options.name,
+      `cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`,
+      1,
+    );
   }
   logger.info({ url, ...options.describe?.(server, config), version: options.version }, "listening");
+  const stop = createStop(server, logger, options.shutdownTimeoutMs?.(config) ?? 20_000);
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+function fail(name: string, message: string, code: number): never {
+  process.stderr.write(`${name}: ${message}\n`);
+  process.exit(code);
+}
+
+/** The configuration to run with, or "done" once `--help` or `--version` was answered. */
+function readConfig<C>(
+  options: Pick<RunServerOptions<C, Server>, "name" | "version" | "help" | "config">,
+): C | "done" {
+  let config: C | "help" | "version";
+  try {
+    config = options.config();
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(options.name, error.message, 2);
+    throw error;
+  }
+  if (config === "help") {
+    process.stdout.write(options.help);
+    return "done";
+  }
+  if (config === "version") {
+    process.stdout.write(`${options.version}\n`);
+    return "done";
+  }
+  return config;
+}
+
+/** The signal handler: the first signal closes gracefully within `deadlineMs`, a second one exits at once. */
+function createStop(server: Server, logger: Logger, deadlineMs: number): (signal: string) => void {
   let stopping = false;
-  const stop = (signal: string) => {
+  return (signal) => {
     if (stopping) {
       logger.warn({ signal }, "second signal: exiting now");
       logger.flush();
@@ -80,7 +112,6 @@ export async function runServer<C extends { port: number; host: string }, S exte
     }
     stopping = true;
     logger.info({ signal }, "shutting down: finishing in-flight work");
-    const deadlineMs = options.shutdownTimeoutMs?.(config) ?? 20_000;
     const deadline = setTimeout(() => {
       logger.error(
         { signal, deadlineMs },
@@ -103,6 +134,4 @@ export async function runServer<C extends { port: number; host: string }, S exte
       },
     );
   };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
 }

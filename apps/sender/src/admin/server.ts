@@ -1,5 +1,4 @@
-import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "@plant-store/app-kit";
-import { createNodeServer } from "@plant-store/core/node";
+import { createNodeServer, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "@plant-store/app-kit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { frameworkErrors } from "./error-mapping.js";
 

@@ -57,6 +57,6 @@ export function plantStoreWebhook(options: WebhookHandlerOptions | WebhookHandle
       send(res, errorResponse(503, BODY_ALREADY_PARSED));
       return;
     }
-    handleNodeRequest(handler, req, res, raw).catch(next);
+    handleNodeRequest(handler, req, res, { body: raw }).catch(next);
   };
 }

@@ -15,11 +15,8 @@
  */
 import type { IncomingMessage } from "node:http";
 import { WEBHOOK_PATH } from "@plant-store/spec";
-import {
-  createWebhookHandler,
-  handleAfterPreflight,
-  type WebhookHandlerOptions,
-} from "../receive/handler.js";
+import { createWebhookHandler, type WebhookHandlerOptions } from "../receive/handler.js";
+import { PREFLIGHTED } from "../receive/preflighted.js";
 import { errorResponse } from "../receive/responses.js";
 import type { WebhookResponse } from "../receive/types.js";
 import { nodeHeaders } from "./node.js";
@@ -109,7 +106,7 @@ export async function plantStoreWebhook(fastify: FastifyLike, options: FastifyWe
       const base = { method: request.method, path, headers: nodeHeaders(request.raw) };
       const body = request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
       const response: WebhookResponse =
-        handler.preflight(base) ?? (await handleAfterPreflight(handler, { ...base, body }));
+        handler.preflight(base) ?? (await handler.handle({ ...base, body }, PREFLIGHTED));
       const { connection: _dropped, ...rest } = response.headers;
       return reply.code(response.status).headers(rest).send(response.body);
     },

@@ -11,12 +11,8 @@
  * Deno.serve(handle);
  * ```
  */
-import {
-  createWebhookHandler,
-  handleAfterPreflight,
-  type WebhookHandler,
-  type WebhookHandlerOptions,
-} from "../receive/handler.js";
+import { createWebhookHandler, type WebhookHandler, type WebhookHandlerOptions } from "../receive/handler.js";
+import { PREFLIGHTED } from "../receive/preflighted.js";
 import { errorResponse } from "../receive/responses.js";
 import type { WebhookResponse } from "../receive/types.js";
 
@@ -51,7 +47,7 @@ export function createFetchHandler(
       return toResponse(errorResponse(400, "The request body could not be read. Send it again."));
     }
     if (body === "too-large") return toResponse(handler.tooLarge());
-    return toResponse(await handleAfterPreflight(handler, { ...base, body }));
+    return toResponse(await handler.handle({ ...base, body }, PREFLIGHTED));
   };
 }
 

@@ -14,19 +14,12 @@
  * server.listen(4000);
  * ```
  */
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
-import type { Duplex } from "node:stream";
-import {
-  createWebhookHandler,
-  handleAfterPreflight,
-  type WebhookHandler,
-  type WebhookHandlerOptions,
-} from "../receive/handler.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createWebhookHandler, type WebhookHandler, type WebhookHandlerOptions } from "../receive/handler.js";
+import { PREFLIGHTED } from "../receive/preflighted.js";
 import type { WebhookRequest, WebhookResponse } from "../receive/types.js";
 
 const NO_BODY = new Uint8Array(0);
-
-export { createNodeServer, type NodeServerOptions, refuseHead } from "./node-server.js";
 
 /** A `(req, res)` listener for `http.createServer`. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -48,9 +41,20 @@ export function createNodeHandler(options: WebhookHandlerOptions | WebhookHandle
   };
 }
 
+/** Options of {@link handleNodeRequest}. */
+export interface NodeRequestOptions {
+  /** A body the caller already read (a framework's raw body); otherwise it is read from `req`, up to the cap. */
+  body?: Uint8Array | undefined;
+  /**
+   * Called for a request refused with `connection: close` before its body was read (a 413), before the answer is
+   * written: the server decides how the rest of the body is drained. Default: node:http's own handling.
+   */
+  drainRefused?: ((req: IncomingMessage) => void) | undefined;
+}
+
 /**
  * Runs one `node:http` request through a pipeline; resolves with the response once it is written (for logs and
- * metrics), or null when the client went away first. Never rejects. `preRead` is a body the caller already read.
+ * metrics), or null when the client went away first. Never rejects.
  *
  * @example
  * ```ts
@@ -64,9 +68,9 @@ export async function handleNodeRequest(
   handler: WebhookHandler,
   req: IncomingMessage,
   res: ServerResponse,
-  preRead?: Uint8Array,
+  options: NodeRequestOptions = {},
 ): Promise<WebhookResponse | null> {
-  // One object for the whole request: its body is filled in once read (a copy with the body cost a clone per request).
+  // One object for the whole request: its body is filled in once read.
   const request: WebhookRequest = {
     method: req.method ?? "GET",
     path: requestPath(req.url),
@@ -76,68 +80,22 @@ export async function handleNodeRequest(
   let response = handler.preflight(request);
   if (response) {
     if (!req.complete) {
-      if (response.headers.connection === "close") lingerAfterRefusal(req);
+      if (response.headers.connection === "close") options.drainRefused?.(req);
       else req.resume();
     }
   } else {
-    const body = preRead ?? (await readBody(req, handler.maxBodyBytes));
+    const body = options.body ?? (await readBody(req, handler.maxBodyBytes));
     if (body === "aborted") return null;
     if (body === "too-large") {
       response = handler.tooLarge();
-      lingerAfterRefusal(req);
+      options.drainRefused?.(req);
     } else {
       request.body = body;
-      response = await handleAfterPreflight(handler, request);
+      response = await handler.handle(request, PREFLIGHTED);
     }
   }
   send(res, response);
   return response;
-}
-
-/** How long, and how many bytes of an unread body, a connection is drained for after a refusal that closes it. */
-export const LINGER = { ms: 5_000, bytes: 16 * 1024 * 1024 } as const;
-
-/**
- * A lingering close, as nginx does it: after a refusal that closes the connection (a 413) while the client is still
- * sending its body, our side is shut (FIN after the answer) and what still arrives is read and discarded until the
- * client is done — its body ends or it closes — for at most {@link LINGER} (5 s, 16 MiB); then the socket is closed.
- * Closing at once with unread bytes makes the kernel reset the connection, and a reset can discard the answer before
- * the client read it: the client would see a connection error (and retry) instead of the refusal.
- *
- * @example
- * ```ts
- * lingerAfterRefusal(req);
- * send(res, handler.tooLarge()); // `connection: close`
- * ```
- */
-export function lingerAfterRefusal(
-  req: IncomingMessage,
-  limits: { ms: number; bytes: number } = LINGER,
-): void {
-  const socket = req.socket as IncomingMessage["socket"] & { destroySoon?: () => void };
-  let discarded = 0;
-  const close = () => {
-    clearTimeout(timer);
-    socket.destroy();
-  };
-  const timer = setTimeout(close, limits.ms);
-  timer.unref();
-  // node:http destroys the socket once a `connection: close` answer is written (destroySoon); instead only our side
-  // ends here, after the answer, and reading goes on below.
-  socket.destroySoon = () => {
-    socket.end();
-    if (req.complete) close();
-  };
-  req.on("data", (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > limits.bytes) close();
-  });
-  req.once("end", () => {
-    if (socket.writableEnded) close();
-  });
-  socket.once("end", close);
-  socket.once("close", () => clearTimeout(timer));
-  req.resume();
 }
 
 /**
@@ -171,62 +129,6 @@ export function answerExpectContinue(
   return false;
 }
 
-/** Sockets whose refusal waits for the response to an earlier request on them. */
-const deferred = new WeakSet<Duplex>();
-
-/**
- * A `clientError` listener answering what node:http cannot parse (malformed or oversized headers, a request that
- * took too long) in the contract's shape, `{ error, message }` as JSON, instead of node's empty 400. Like node's own
- * handler it writes only when no response has started on the socket, then closes it; while an earlier request on the
- * connection is still being answered, the refusal waits for that response.
- *
- * @example
- * ```ts
- * server.on("clientError", answerClientError);
- * ```
- */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  const message = socket as Duplex & { _httpMessage?: ServerResponse | null };
-  const pending = message._httpMessage;
-  if (
-    error.code !== "ECONNRESET" &&
-    pending?.req.complete &&
-    !pending.writableFinished &&
-    !socket.destroyed
-  ) {
-    // A request before the malformed one (pipelined on this connection) arrived whole and is still being answered,
-    // perhaps after it was stored: its response goes first, as RFC 9112 §9.3.2 orders them, then the refusal.
-    // Answering at once would put the 400 in the stored request's place, and the sender would count a stored event
-    // as refused. When the pending request is itself the one that failed (its body too slow, or broken chunk
-    // framing), nothing else will ever answer it: the refusal is its answer, now.
-    if (deferred.has(socket)) return;
-    deferred.add(socket);
-    const retry = () => {
-      deferred.delete(socket);
-      setImmediate(() => answerClientError(error, socket)); // after node assigned the next queued response
-    };
-    pending.once("finish", retry);
-    pending.once("close", () => {
-      if (!pending.writableFinished) socket.destroy();
-    });
-    return;
-  }
-  if (error.code !== "ECONNRESET" && socket.writable && !pending?.headersSent) {
-    const [status, text] =
-      error.code === "HPE_HEADER_OVERFLOW"
-        ? [431, "The request headers are too large."]
-        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-          ? [408, "The request did not arrive in time. Send it again, without pausing."]
-          : [400, "The request is not valid HTTP/1.1 (malformed request line, header or body framing)."];
-    const body = JSON.stringify({ error: status, message: text });
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
-}
-
 /**
  * Reads a request body up to `limit` bytes. Past the limit it stops reading (the caller answers 413
  * and closes the connection), so an oversized body is never buffered.
@@ -256,7 +158,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Arra
       chunks.push(chunk);
     };
     const onEnd = () => {
-      // No cleanup: the request is over and its listeners go with it (removing four cost a measurable share).
+      // No cleanup: the request is over and its listeners go with it, at no cost per request.
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
     const onClose = () => {

@@ -25,7 +25,8 @@ const PASSED: BearerCheck = Object.freeze({ ok: true });
  * One bearer-token check (RFC 6750) for every endpoint that takes a token: no bearer token → 401 with a bare
  * challenge; a malformed `Authorization` → 400 with `error="invalid_request"`; a token not accepted → 401 with
  * `error="invalid_token"`. The challenges and the two 401 answers are built once; the 400's is built when it
- * happens, and parsing the header allocates. Messages never contain the token.
+ * happens. Messages never contain the token. The outcome comes back as is when the verifier decides synchronously
+ * (the built-in verifier on Node), as a promise otherwise: `await` it either way.
  *
  * @example
  * ```ts
@@ -36,25 +37,6 @@ const PASSED: BearerCheck = Object.freeze({ ok: true });
  * ```
  */
 export function createBearerCheck(
-  options: BearerCheckOptions,
-): (header: string | null | undefined) => Promise<BearerCheck> {
-  const check = createBearerCheckNow(options);
-  return async (header) => check(header);
-}
-
-/**
- * {@link createBearerCheck} for a hot path: the outcome itself when the verifier decides synchronously
- * (`TokenVerifier.verifyNow`, as the built-in verifier does on Node), a promise otherwise. The webhook pipeline
- * checks every request with it: a promise per request cost more than the comparison.
- *
- * @example
- * ```ts
- * const check = createBearerCheckNow({ verifier, realm: "plant-store", missing: "…", rejected: "…" });
- * const outcome = check(header);
- * const result = outcome instanceof Promise ? await outcome : outcome;
- * ```
- */
-export function createBearerCheckNow(
   options: BearerCheckOptions,
 ): (header: string | null | undefined) => BearerCheck | Promise<BearerCheck> {
   const { verifier, missing, rejected } = options;
@@ -70,7 +52,6 @@ export function createBearerCheckNow(
   const missingToken = failed(401, missing, bare);
   const rejectedToken = failed(401, rejected, invalidToken);
   const judge = (accepted: boolean) => (accepted ? PASSED : rejectedToken);
-  // The answers are built once, not per request.
   return (header) => {
     const auth = parseAuthorization(header);
     if (!auth.ok) {

@@ -8,12 +8,7 @@ import { createAuth } from "./create-auth.js";
 import type { TokenVerifier } from "./token-verifier.js";
 
 export { type BearerChallengeOptions, bearerChallenge } from "./bearer-challenge.js";
-export {
-  type BearerCheck,
-  type BearerCheckOptions,
-  createBearerCheck,
-  createBearerCheckNow,
-} from "./bearer-check.js";
+export { type BearerCheck, type BearerCheckOptions, createBearerCheck } from "./bearer-check.js";
 export { type Auth, createAuth } from "./create-auth.js";
 export { type ParsedAuthorization, parseAuthorization } from "./parse-authorization.js";
 export { checkTokenFormat, TOKEN_PREFIX } from "./token-format.js";

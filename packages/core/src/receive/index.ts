@@ -1,6 +1,7 @@
 export {
   createWebhookHandler,
   DEFAULT_MAX_BODY_BYTES,
+  type HandleOptions,
   type WebhookHandler,
   type WebhookHandlerOptions,
 } from "./handler.js";

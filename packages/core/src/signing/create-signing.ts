@@ -1,6 +1,7 @@
 import type { CryptoProvider } from "../crypto/types.js";
+import { createKept } from "../kept.js";
 import { generateKeyPair, type KeyPair, publicKeyOfWith } from "./keys.js";
-import { generateSecret } from "./secret.js";
+import { generateSecret, SIGNING_KEYS_KEPT, signingKeys } from "./secret.js";
 import {
   type SignatureHeaderInput,
   type SignedMessage,
@@ -44,12 +45,15 @@ export interface Signing {
  * ```
  */
 export function createSigning(crypto: CryptoProvider): Signing {
+  // Per instance, not per module: the decoded keys live as long as the functions that use them.
+  const kept = createKept<Uint8Array>(SIGNING_KEYS_KEPT);
+  const decode = (secrets: readonly string[]) => signingKeys(secrets, kept);
   return {
     createSecret: (options) => generateSecret(options?.random ?? crypto.randomBytes),
     createKeyPair: (options) => generateKeyPair(crypto, options?.random ?? crypto.randomBytes),
     publicKeyOf: (privateKey) => publicKeyOfWith(crypto, privateKey),
     sign: (input) => signWith(crypto, input),
-    signatureHeader: (input) => signatureHeaderWith(crypto, input),
+    signatureHeader: (input) => signatureHeaderWith(crypto, input, decode),
     verify: (input) => verifyWith(crypto, input),
   };
 }

@@ -8,19 +8,8 @@
 import * as platformCrypto from "#crypto";
 import { createSigning } from "./create-signing.js";
 import type { KeyPair } from "./keys.js";
-import {
-  type SignatureHeaderInput,
-  type SignedMessage,
-  type SignKey,
-  signatureHeaderKeptWith,
-} from "./sign.js";
-import {
-  parseVerifierKeys,
-  type VerifyInput,
-  type VerifyResult,
-  verifyWithKeys,
-  verifyWithKeysNow,
-} from "./verify.js";
+import type { SignatureHeaderInput, SignedMessage, SignKey } from "./sign.js";
+import { parseVerifierKeys, type VerifyInput, type VerifyResult, verifyWithKeys } from "./verify.js";
 
 export { createSigning, type Signing } from "./create-signing.js";
 export {
@@ -95,7 +84,9 @@ export function sign(input: SignedMessage & SignKey): Promise<string> {
 /**
  * The `webhook-signature` header value: one `v1` signature per secret and one `v1a` signature per private key,
  * space separated, so receivers holding either the old or the new secret or key accept the message during
- * rotation, and receivers of either kind during a migration from secrets to keys.
+ * rotation, and receivers of either kind during a migration from secrets to keys. The secrets' decoded keys are
+ * kept between calls (a bounded set, least recently used dropped first), since a sender signs every attempt of a
+ * subscription with the same secrets.
  *
  * @example
  * ```ts
@@ -105,19 +96,6 @@ export function sign(input: SignedMessage & SignKey): Promise<string> {
  */
 export function signatureHeader(input: SignatureHeaderInput): Promise<string> {
   return signing.signatureHeader(input);
-}
-
-/**
- * {@link signatureHeader} with the secrets' decoded keys kept between calls: `deliver`'s, internal (not exported by
- * the package).
- *
- * @example
- * ```ts
- * await signatureHeaderKept({ secrets: [secret], id, timestamp, body }); // "v1,…"
- * ```
- */
-export function signatureHeaderKept(input: SignatureHeaderInput): Promise<string> {
-  return signatureHeaderKeptWith(platformCrypto, input);
 }
 
 /**
@@ -143,9 +121,9 @@ export function verify(input: VerifyInput): Promise<VerifyResult> {
 
 /**
  * Builds a verifier for a fixed set of secrets and/or public keys, decoded once (bad ones throw here, at
- * configuration time), so that no request pays for decoding them. The receive pipeline uses its internal twin,
- * which answers without a promise when the verdict is reached before the full comparison: the usual valid `v1`
- * request on Node, and every refusal the headers decide (`createVerifierNow`).
+ * configuration time), so that no request pays for decoding them. The verdict comes back as is when it is reached
+ * before the full comparison (the usual valid `v1` request on Node, and every refusal the headers decide), as a
+ * promise otherwise: `await` it either way.
  *
  * @example
  * ```ts
@@ -158,7 +136,7 @@ export function createVerifier(
   keys:
     | readonly string[]
     | { secrets?: readonly string[] | undefined; publicKeys?: readonly string[] | undefined },
-): (input: Omit<VerifyInput, "secrets" | "publicKeys">) => Promise<VerifyResult> {
+): Verifier {
   const decoded = parseVerifierKeys(
     Array.isArray(keys) ? { secrets: keys } : (keys as { secrets?: readonly string[] }),
   );
@@ -166,21 +144,13 @@ export function createVerifier(
 }
 
 /**
- * {@link createVerifier} for the webhook pipeline: the verdict itself when it is reached before the full comparison
- * (the usual valid `v1` request on Node, and every refusal the headers decide), a promise otherwise
- * (`verifyWithKeysNow`).
+ * A verifier built by {@link createVerifier}: a message's headers and body in, the verdict out.
  *
  * @example
  * ```ts
- * const check = createVerifierNow({ secrets: ["whsec_…"] });
- * const outcome = check({ id, timestamp, signature, body });
- * const result = outcome instanceof Promise ? await outcome : outcome;
+ * const check: Verifier = createVerifier({ secrets: ["whsec_…"] });
  * ```
  */
-export function createVerifierNow(keys: {
-  secrets?: readonly string[] | undefined;
-  publicKeys?: readonly string[] | undefined;
-}): (input: Omit<VerifyInput, "secrets" | "publicKeys">) => VerifyResult | Promise<VerifyResult> {
-  const decoded = parseVerifierKeys(keys);
-  return (input) => verifyWithKeysNow(platformCrypto, decoded, input);
-}
+export type Verifier = (
+  input: Omit<VerifyInput, "secrets" | "publicKeys">,
+) => VerifyResult | Promise<VerifyResult>;

@@ -1,6 +1,7 @@
 import { utf8Encode } from "../encoding.js";
 
-const MAX_ID_LENGTH = 256;
+/** The longest `webhook-id` accepted, in characters. */
+export const MAX_ID_LENGTH = 256;
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 const DIGITS = /^[0-9]{1,16}$/;
 

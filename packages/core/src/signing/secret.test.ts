@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { thrown } from "../../test/helpers.js";
 import * as nodeCrypto from "../crypto/node.js";
 import { fromBase64, toBase64 } from "../encoding.js";
+import { createKept } from "../kept.js";
 import { createSecret, parseSecret } from "./index.js";
 import { parseSecrets, SIGNING_KEYS_KEPT, signingKeys } from "./secret.js";
-import { signatureHeaderKeptWith, signatureHeaderWith } from "./sign.js";
+import { signatureHeaderWith } from "./sign.js";
 
 const STANDARD_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
@@ -57,12 +58,15 @@ describe("parseSecret", () => {
   });
 });
 
+const kept = createKept<Uint8Array>(SIGNING_KEYS_KEPT);
+const keptKeys = (secrets: readonly string[]) => signingKeys(secrets, kept);
+
 describe("signingKeys", () => {
   it("decodes as parseSecrets does, with the same errors, and keeps the bytes for the same secret text", () => {
     const secret = createSecret();
-    const [key] = signingKeys([secret]);
+    const [key] = keptKeys([secret]);
     expect(key).toEqual(parseSecret(secret));
-    expect(signingKeys([secret])[0]).toBe(key);
+    expect(keptKeys([secret])[0]).toBe(key);
     expect(parseSecret(secret)).not.toBe(key); // the public parse always returns its own bytes
     const bad = [
       [STANDARD_SECRET, "whsec_n*pe"],
@@ -73,7 +77,7 @@ describe("signingKeys", () => {
       [42 as unknown as string],
     ];
     for (const secrets of bad) {
-      const error = thrown(() => signingKeys(secrets));
+      const error = thrown(() => keptKeys(secrets));
       expect(error, String(secrets)).toMatchObject({ code: "invalid_secret" });
       expect(error.message, String(secrets)).toBe(thrown(() => parseSecrets(secrets)).message);
     }
@@ -81,15 +85,15 @@ describe("signingKeys", () => {
 
   it(`keeps at most ${SIGNING_KEYS_KEPT} secrets, dropping the least recently used`, () => {
     const [first, second] = [createSecret(), createSecret()];
-    const firstKey = signingKeys([first])[0];
-    const secondKey = signingKeys([second])[0];
+    const firstKey = keptKeys([first])[0];
+    const secondKey = keptKeys([second])[0];
     // SIGNING_KEYS_KEPT − 1 others, with `first` used again halfway: `second` is then the least recently used.
     for (let i = 0; i < SIGNING_KEYS_KEPT - 1; i++) {
-      if (i === SIGNING_KEYS_KEPT / 2) signingKeys([first]);
-      signingKeys([createSecret()]);
+      if (i === SIGNING_KEYS_KEPT / 2) keptKeys([first]);
+      keptKeys([createSecret()]);
     }
-    expect(signingKeys([first])[0]).toBe(firstKey);
-    const again = signingKeys([second])[0];
+    expect(keptKeys([first])[0]).toBe(firstKey);
+    const again = keptKeys([second])[0];
     expect(again).not.toBe(secondKey);
     expect(again).toEqual(secondKey);
   });
@@ -97,11 +101,11 @@ describe("signingKeys", () => {
   it("keeps no secret that fails to decode, and signs with the kept key as with a fresh one", async () => {
     const secret = createSecret();
     const broken = `${secret.slice(0, -4)}*==`;
-    expect(() => signingKeys([broken])).toThrow(/not valid base64/);
-    expect(() => signingKeys([broken])).toThrow(/not valid base64/); // thrown again: nothing was kept for it
+    expect(() => keptKeys([broken])).toThrow(/not valid base64/);
+    expect(() => keptKeys([broken])).toThrow(/not valid base64/); // thrown again: nothing was kept for it
     const message = { id: "msg_1", timestamp: 1_700_000_000, body: '{"id":1}' };
-    const kept = await signatureHeaderKeptWith(nodeCrypto, { ...message, secrets: [secret] });
-    expect(await signatureHeaderKeptWith(nodeCrypto, { ...message, secrets: [secret] })).toBe(kept);
+    const kept = await signatureHeaderWith(nodeCrypto, { ...message, secrets: [secret] }, keptKeys);
+    expect(await signatureHeaderWith(nodeCrypto, { ...message, secrets: [secret] }, keptKeys)).toBe(kept);
     expect(await signatureHeaderWith(nodeCrypto, { ...message, secrets: [secret] })).toBe(kept);
   });
 });

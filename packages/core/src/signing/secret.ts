@@ -1,6 +1,6 @@
 import { fromBase64, toBase64 } from "../encoding.js";
 import { PlantStoreError } from "../errors.js";
-import { createKept } from "../kept.js";
+import type { Kept } from "../kept.js";
 
 /**
  * Prefix of Standard Webhooks signing secrets.
@@ -86,29 +86,23 @@ export function parseSecrets(secrets: readonly string[]): Uint8Array[] {
   return decodeSecrets(secrets, parseSecret);
 }
 
-/** How many decoded secrets {@link signingKeys} keeps: far more than a sender's subscriptions sign with at once. */
+/** How many decoded secrets `createSigning`'s `signatureHeader` keeps: far more than a sender signs with at once. */
 export const SIGNING_KEYS_KEPT = 1024;
-const keptKeys = createKept<Uint8Array>(SIGNING_KEYS_KEPT);
 
 /**
- * The HMAC keys of `secrets`, decoded as {@link parseSecrets} decodes them (same errors), and kept for the next call
- * with the same secret text: `deliver` signs every attempt of a subscription with the same secrets, and decoding
- * them anew, with the HMAC pads that `hmacSha256Base64Sync` keeps per key object, counted about 15K instructions
- * per delivery (docs/decisions.md, 2026-11-27, day). At most {@link SIGNING_KEYS_KEPT} secrets (their text, their
- * key and its pads) stay in memory, the least recently used dropped first; one that fails to decode is not kept.
- * Internal to `deliver`'s signing (the public `sign` and `signatureHeader` decode on every call): the bytes returned
- * are shared between calls and must not be changed.
+ * The HMAC keys of `secrets`, decoded as {@link parseSecrets} decodes them (same errors), and kept in `kept` for the
+ * next call with the same secret text: a sender signs every attempt of a subscription with the same secrets, and
+ * decoding them anew also drops the HMAC pads node keeps per key object. One that fails to decode is not kept. The
+ * bytes returned are shared between calls and must not be changed.
  *
  * @example
  * ```ts
- * signingKeys([secret])[0] === signingKeys([secret])[0]; // true
+ * const kept = createKept<Uint8Array>(SIGNING_KEYS_KEPT);
+ * signingKeys([secret], kept)[0] === signingKeys([secret], kept)[0]; // true
  * ```
  */
-export function signingKeys(secrets: readonly string[]): Uint8Array[] {
-  return decodeSecrets(
-    secrets,
-    (secret) => keptKeys.get(secret) ?? keptKeys.set(secret, parseSecret(secret)),
-  );
+export function signingKeys(secrets: readonly string[], kept: Kept<Uint8Array>): Uint8Array[] {
+  return decodeSecrets(secrets, (secret) => kept.get(secret) ?? kept.set(secret, parseSecret(secret)));
 }
 
 function decodeSecrets(secrets: readonly string[], decode: (secret: string) => Uint8Array): Uint8Array[] {

@@ -4,7 +4,7 @@ import { PlantStoreError } from "../errors.js";
 import { checkBody } from "../options.js";
 import { parseKeys, signingSeed } from "./keys.js";
 import { idProblem, parseTimestamp, signedContent } from "./message-parts.js";
-import { parseSecret, parseSecrets, signingKeys } from "./secret.js";
+import { parseSecret, parseSecrets } from "./secret.js";
 
 /**
  * What one message signature covers.
@@ -75,31 +75,20 @@ export type SignatureHeaderInput = SignedMessage & {
 /**
  * A `webhook-signature` value with one signature per secret (`v1`) and per private key (`v1a`), space separated
  * (rotation, or a migration between the two), over an explicit crypto implementation; `signatureHeader` binds
- * `#crypto`. At least one secret or key is required.
+ * `#crypto`. At least one secret or key is required; `decode` turns the secrets into HMAC keys (a caller that
+ * signs with the same secrets again passes one that keeps them).
  *
  * @example
  * ```ts
  * await signatureHeaderWith(web, { secrets: [oldSecret, newSecret], id, timestamp, body }); // "v1,… v1,…"
  * ```
  */
-export function signatureHeaderWith(crypto: CryptoProvider, input: SignatureHeaderInput): Promise<string> {
-  return signatureHeaderFrom(crypto, input, parseSecrets);
-}
-
-/**
- * {@link signatureHeaderWith} with the secrets' keys kept between calls (`signingKeys`): for `deliver`, which signs
- * every attempt of a subscription with the same secrets. Internal.
- *
- * @example
- * ```ts
- * await signatureHeaderKeptWith(crypto, { secrets: [secret], id, timestamp, body }); // "v1,…"
- * ```
- */
-export function signatureHeaderKeptWith(
+export function signatureHeaderWith(
   crypto: CryptoProvider,
   input: SignatureHeaderInput,
+  decode: (secrets: readonly string[]) => Uint8Array[] = parseSecrets,
 ): Promise<string> {
-  return signatureHeaderFrom(crypto, input, signingKeys);
+  return signatureHeaderFrom(crypto, input, decode);
 }
 
 async function signatureHeaderFrom(

@@ -128,7 +128,10 @@ export function parseVerifierKeys(input: {
 
 /**
  * {@link verifyWith} over keys decoded once (`parseVerifierKeys`), for callers that verify many messages with the
- * same keys — the receive pipeline decodes them when it is created, not per request.
+ * same keys: the receive pipeline decodes them when it is created, not per request. The verdict itself when it is
+ * reached before the full comparison (a `v1` entry that matches on a provider with `hmacSha256Base64Sync`, and every
+ * refusal the headers decide), a promise when the full comparison runs. Throws only for bad configuration or
+ * arguments.
  *
  * @example
  * ```ts
@@ -136,34 +139,47 @@ export function parseVerifierKeys(input: {
  * const result = await verifyWithKeys(crypto, keys, { id, timestamp, signature, body });
  * ```
  */
-export async function verifyWithKeys(
-  crypto: CryptoProvider,
-  keys: VerifierKeys,
-  input: Omit<VerifyInput, "secrets" | "publicKeys">,
-): Promise<VerifyResult> {
-  return verifyWithKeysNow(crypto, keys, input);
-}
-
-/**
- * {@link verifyWithKeys} for a hot path. The verdict itself when it is reached before the full comparison: a `v1`
- * entry that matches on a provider with `hmacSha256Base64Sync`, and every refusal the headers decide (missing or
- * malformed headers, a timestamp out of tolerance, no entry of a version this receiver verifies). A promise when the
- * full comparison runs: a well-formed, in-tolerance request without such a match (a forged signature, or a `v1a`
- * one when public keys are configured), and any request that gets that far on a provider without
- * `hmacSha256Base64Sync`. The webhook pipeline verifies every request with it. Same verdicts, same messages; throws
- * only for bad configuration or arguments, like `verifyWithKeys`.
- *
- * @example
- * ```ts
- * const outcome = verifyWithKeysNow(crypto, keys, { id, timestamp, signature, body });
- * const result = outcome instanceof Promise ? await outcome : outcome;
- * ```
- */
-export function verifyWithKeysNow(
+export function verifyWithKeys(
   crypto: CryptoProvider,
   keys: VerifierKeys,
   input: Omit<VerifyInput, "secrets" | "publicKeys">,
 ): VerifyResult | Promise<VerifyResult> {
+  const { tolerance, now } = checkArguments(input);
+  const headers = readHeaders(input);
+  if (!headers.ok) return headers;
+  const nowSeconds = Math.floor(now() / 1000); // read once: both paths judge the timestamp against the same time
+  const inTolerance = Math.abs(nowSeconds - headers.timestamp) <= tolerance;
+  // A valid v1 entry is exactly `v1,` and the canonical base64 of 32 bytes, so when the text comparison found no
+  // match, the byte comparison cannot either: it is skipped (`v1Checked`), and a forged request costs one MAC.
+  const v1Checked = inTolerance && canMatchText(crypto, keys);
+  if (v1Checked && v1TextMatches(crypto, keys, headers, input.body)) {
+    return { ok: true, timestamp: headers.timestamp };
+  }
+  const parsed = parseSignatureHeader(headers.signature, {
+    v1: keys.secrets.length > 0,
+    v1a: keys.publicKeys.length > 0,
+  });
+  if (!parsed.ok) return fail("malformed_signature", parsed.message);
+  const refused = timestampRefusal(nowSeconds - headers.timestamp, tolerance);
+  if (refused) return refused;
+  const skipped =
+    parsed.skipped === 0
+      ? ""
+      : ` ${parsed.skipped} malformed entr${parsed.skipped === 1 ? "y was" : "ies were"} skipped.`;
+  if (parsed.v1.length === 0 && parsed.v1a.length === 0) {
+    return fail(
+      "no_matching_signature",
+      `webhook-signature carries ${parsed.otherVersions} signature(s) but none of version ${expectedVersions(keys)}; this receiver verifies ${expectedVersions(keys)}.${skipped}`,
+    );
+  }
+  return compareSignatures(crypto, keys, { ...headers, body: input.body, parsed, v1Checked, skipped });
+}
+
+/** The tolerance and clock to judge with; throws for an argument that is not one (a bug, not a bad request). */
+function checkArguments(input: Omit<VerifyInput, "secrets" | "publicKeys">): {
+  tolerance: number;
+  now: () => number;
+} {
   // Inline checks first (this runs per request); the helpers only build the error of a bad value.
   let tolerance = input.toleranceSeconds;
   if (!(typeof tolerance === "number" && tolerance >= 0 && tolerance <= Number.MAX_VALUE)) {
@@ -174,19 +190,29 @@ export function verifyWithKeysNow(
   if (typeof body !== "string" && !(body instanceof Uint8Array)) checkBody("verify", body);
   headerArgument("id", input.id);
   headerArgument("signature", input.signature);
+  return { tolerance, now };
+}
 
+/** The three signed headers, present and well-formed. */
+interface SignedHeaders {
+  ok: true;
+  id: string;
+  rawTimestamp: string;
+  signature: string;
+  timestamp: number;
+}
+
+const MALFORMED_TIMESTAMP =
+  "Malformed webhook-timestamp: send unix time in whole seconds, digits only, exactly as signed.";
+
+function readHeaders(input: Omit<VerifyInput, "secrets" | "publicKeys">): SignedHeaders | Refusal {
   const { id, signature } = input;
   // A number is what sign() takes; its decimal digits are the header text it stands for.
   const rawTimestamp =
     typeof input.timestamp === "number" && Number.isSafeInteger(input.timestamp) && input.timestamp >= 0
       ? String(input.timestamp)
       : input.timestamp;
-  if (typeof rawTimestamp === "number") {
-    return fail(
-      "malformed_timestamp",
-      "Malformed webhook-timestamp: send unix time in whole seconds, digits only, exactly as signed.",
-    );
-  }
+  if (typeof rawTimestamp === "number") return fail("malformed_timestamp", MALFORMED_TIMESTAMP);
   if (!id || !rawTimestamp || !signature) {
     const missing = [
       !id && "webhook-id",
@@ -203,66 +229,49 @@ export function verifyWithKeysNow(
     );
   }
   const timestamp = parseTimestamp(rawTimestamp);
-  if (timestamp === null) {
-    return fail(
-      "malformed_timestamp",
-      "Malformed webhook-timestamp: send unix time in whole seconds, digits only, exactly as signed.",
-    );
-  }
-  // The usual request, decided without parsing the header into bytes: a `v1` entry whose text is the base64 of
-  // the MAC, compared as text in constant time. Anything else (no match, v1a, a malformed header, a timestamp out of
-  // tolerance) takes the full path below, which gives the verdict and its message.
-  // A valid v1 entry is exactly `v1,` and the canonical base64 of 32 bytes, so when this found no match, the byte
-  // comparison below cannot either: it is skipped (`v1Checked`), and a forged request costs one MAC, not two.
-  const hmacBase64 = crypto.hmacSha256Base64Sync;
-  let v1Checked = false;
-  const nowSeconds = Math.floor(now() / 1000); // read once: both paths judge the timestamp against the same time
-  if (hmacBase64 && keys.secrets.length > 0 && Math.abs(nowSeconds - timestamp) <= tolerance) {
-    const head = `${id}.${rawTimestamp}.`;
-    const expected = keys.secrets.map((key) => hmacBase64(key, head, body));
-    if (v1TextMatches(signature, expected)) return { ok: true, timestamp };
-    v1Checked = true;
-  }
-  const parsed = parseSignatureHeader(signature, {
-    v1: keys.secrets.length > 0,
-    v1a: keys.publicKeys.length > 0,
-  });
-  if (!parsed.ok) return fail("malformed_signature", parsed.message);
+  if (timestamp === null) return fail("malformed_timestamp", MALFORMED_TIMESTAMP);
+  return { ok: true, id, rawTimestamp, signature, timestamp };
+}
 
-  const clockAdvice =
-    "Sign every attempt with the current time, and keep sender and receiver clocks in sync (NTP).";
-  if (nowSeconds - timestamp > tolerance) {
+/** Whether the usual request can be decided as text: a provider with a native base64 MAC, and secrets. */
+function canMatchText(crypto: CryptoProvider, keys: VerifierKeys): boolean {
+  return crypto.hmacSha256Base64Sync !== undefined && keys.secrets.length > 0;
+}
+
+/**
+ * The usual request, decided without parsing the header into bytes: a `v1` entry whose text is the base64 of the
+ * MAC, compared as text in constant time. Anything else takes the full path, which gives the verdict and its message.
+ */
+function v1TextMatches(
+  crypto: CryptoProvider,
+  keys: VerifierKeys,
+  headers: SignedHeaders,
+  body: string | Uint8Array,
+): boolean {
+  const hmacBase64 = crypto.hmacSha256Base64Sync as NonNullable<CryptoProvider["hmacSha256Base64Sync"]>;
+  const head = `${headers.id}.${headers.rawTimestamp}.`;
+  const expected = keys.secrets.map((key) => hmacBase64(key, head, body));
+  return headerHoldsV1(headers.signature, expected);
+}
+
+const CLOCK_ADVICE =
+  "Sign every attempt with the current time, and keep sender and receiver clocks in sync (NTP).";
+
+/** The refusal of a timestamp `age` seconds old (negative: in the future) beyond `tolerance`, or null. */
+function timestampRefusal(age: number, tolerance: number): VerifyResult | null {
+  if (age > tolerance) {
     return fail(
       "timestamp_too_old",
-      `The webhook-timestamp is ${nowSeconds - timestamp} s in the past, beyond the ${tolerance} s tolerance. ${clockAdvice}`,
+      `The webhook-timestamp is ${age} s in the past, beyond the ${tolerance} s tolerance. ${CLOCK_ADVICE}`,
     );
   }
-  if (timestamp - nowSeconds > tolerance) {
+  if (-age > tolerance) {
     return fail(
       "timestamp_in_future",
-      `The webhook-timestamp is ${timestamp - nowSeconds} s in the future, beyond the ${tolerance} s tolerance. ${clockAdvice}`,
+      `The webhook-timestamp is ${-age} s in the future, beyond the ${tolerance} s tolerance. ${CLOCK_ADVICE}`,
     );
   }
-  const skipped =
-    parsed.skipped === 0
-      ? ""
-      : ` ${parsed.skipped} malformed entr${parsed.skipped === 1 ? "y was" : "ies were"} skipped.`;
-  if (parsed.v1.length === 0 && parsed.v1a.length === 0) {
-    return fail(
-      "no_matching_signature",
-      `webhook-signature carries ${parsed.otherVersions} signature(s) but none of version ${expectedVersions(keys)}; this receiver verifies ${expectedVersions(keys)}.${skipped}`,
-    );
-  }
-
-  return compareSignatures(crypto, keys, {
-    id,
-    rawTimestamp,
-    body: input.body,
-    parsed,
-    v1Checked,
-    skipped,
-    timestamp,
-  });
+  return null;
 }
 
 /** The byte comparisons of the full path: HMACs of an asynchronous provider, and ed25519 signatures. */
@@ -311,7 +320,7 @@ async function compareSignatures(
 }
 
 /** Whether a `v1,` entry of the header is one of the `expected` base64 MACs; every entry and MAC is compared. */
-function v1TextMatches(header: string, expected: readonly string[]): boolean {
+function headerHoldsV1(header: string, expected: readonly string[]): boolean {
   let matches = 0;
   for (let start = 0; start < header.length; ) {
     const space = header.indexOf(" ", start);
@@ -349,6 +358,8 @@ function keyNames(keys: VerifierKeys): string {
   return "secret or public key";
 }
 
-function fail(code: VerifyFailure, message: string): VerifyResult {
+type Refusal = Extract<VerifyResult, { ok: false }>;
+
+function fail(code: VerifyFailure, message: string): Refusal {
   return { ok: false, code, message };
 }
