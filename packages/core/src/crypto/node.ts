@@ -60,8 +60,8 @@ export function hmacSha256Sync(key: Uint8Array, ...parts: (Uint8Array | string)[
  *
  * RFC 2104 from two one-shot `crypto.hash` calls: SHA-256(K⊕opad ‖ SHA-256(K⊕ipad ‖ head ‖ body)), with the padded
  * keys computed once per key. `createHmac` builds an Hmac stream object, fetches the digest from OpenSSL's providers
- * and hashes the key pads again on every call, which counted about a third more instructions per signature
- * (docs/decisions.md, 2026-11-26). Tested against `createHmac` on any key, head and body.
+ * and hashes the key pads again on every call (core's BENCH.md has the comparison). Tested against `createHmac` on
+ * any key, head and body.
  *
  * @example
  * ```ts

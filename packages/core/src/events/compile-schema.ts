@@ -93,7 +93,7 @@ export function compileSchema(
     example?: unknown;
     /**
      * Whether the zod schema outputs `bigint` for `format: int64` (default). Without, it only checks (cheaper per
-     * call, about 6K instructions for a New Plant): for callers that keep the parsed value and run `convert`.
+     * call): for callers that keep the parsed value and run `convert`.
      */
     transform?: boolean;
   },
