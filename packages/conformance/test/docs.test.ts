@@ -6,7 +6,10 @@ import { describe, expect, it } from "vitest";
 import { type CheckInfo, receiverChecks, senderChecks } from "../src/index.js";
 
 const DIR = fileURLToPath(new URL("../../../docs/conformance/", import.meta.url));
-const suites: [string, readonly (CheckInfo & { note?: string; group?: string; needs?: readonly string[] })[]][] = [
+const suites: [
+  string,
+  readonly (CheckInfo & { note?: string; group?: string; needs?: readonly string[] })[],
+][] = [
   ["receiver", receiverChecks],
   ["sender", Object.values(senderChecks)],
 ];
@@ -26,10 +29,16 @@ function page(suite: string, check: (typeof suites)[number][1][number]): string 
 }
 
 function index(): string {
-  const lines = ["# Conformance checks", "", "Each check of `plant-store conformance` (package `@plant-store/conformance`), by suite.", ""];
+  const lines = [
+    "# Conformance checks",
+    "",
+    "Each check of `plant-store conformance` (package `@plant-store/conformance`), by suite.",
+    "",
+  ];
   for (const [suite, checks] of suites) {
     lines.push(`## ${suite}`, "", "| id | level | check |", "| --- | --- | --- |");
-    for (const check of checks) lines.push(`| [\`${check.id}\`](${check.id}.md) | ${check.level} | ${check.title} |`);
+    for (const check of checks)
+      lines.push(`| [\`${check.id}\`](${check.id}.md) | ${check.level} | ${check.title} |`);
     lines.push("");
   }
   return lines.join("\n");
@@ -37,7 +46,8 @@ function index(): string {
 
 describe("the conformance docs", () => {
   const expected = new Map<string, string>([["README.md", index()]]);
-  for (const [suite, checks] of suites) for (const check of checks) expected.set(`${check.id}.md`, page(suite, check));
+  for (const [suite, checks] of suites)
+    for (const check of checks) expected.set(`${check.id}.md`, page(suite, check));
 
   if (process.env.PLANT_STORE_WRITE_DOCS) {
     mkdirSync(DIR, { recursive: true });

@@ -133,7 +133,7 @@ describe("other arguments of the wrong type", () => {
       [{ token: 123 }, {}, /token is empty or not a valid bearer token/],
       [{ secrets: undefined }, {}, /secrets must be an array/],
       [{ secrets: SECRET }, {}, /secrets must be an array/],
-      [{}, { id: 123 }, /message id must be a non-empty string/],
+      [{}, { id: 123 }, /message id cannot be sent as webhook-id: it must be a string of 1 to 256/],
       [{}, { body: 123 }, /message body must be a string or a Uint8Array/],
       [{}, { body: { id: 1, name: "Fern" } }, /message body must be a string or a Uint8Array/],
     ];
