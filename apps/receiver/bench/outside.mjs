@@ -14,14 +14,15 @@
 //   OUTSIDE_PAIRING=side-by-side  side-by-side | sequential (the small run, then the large one)
 //   OUTSIDE_CLIENT=raw            raw (outside-load.mjs) | http (drive.mjs: node:http's Agent)
 //   OUTSIDE_WRAP=callgrind        callgrind | strace (native, `strace -f -c`: syscalls per request, no count)
+//   OUTSIDE_PEER=                 the peer's count from an earlier run, for the ratio when the peer is left out
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSecret, createToken } from "@plant-store/core";
-import { kilo, totalOf } from "../../../bench/callgrind.mjs";
+import { kilo } from "../../../bench/callgrind.mjs";
+import { freePort, instructionsIn, startCounted, stopCounted, syscallsIn } from "../../../bench/outside.mjs";
 
 const env = (name, fallback) => process.env[`OUTSIDE_${name}`] ?? fallback;
 const settings = {
@@ -36,7 +37,6 @@ const settings = {
   client: env("CLIENT", "raw"),
   wrap: env("WRAP", "callgrind"),
 };
-const VALGRIND = ["--tool=callgrind", "--dump-instr=no", "--smc-check=all-non-file"];
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const token = createToken();
 const secret = createSecret();
@@ -50,48 +50,10 @@ function serverArgs(target, port, dir) {
   return [here("../dist/bin.js"), ...flags, "--db", db, "--tolerance", "3600", ...level];
 }
 
-/** A port free now, for the server to take. */
-function freePort() {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Where the server's stdout goes: this process's pipe (drained), a file, or /dev/null. */
-function stdoutFor(dir) {
-  if (settings.stdout === "pipe") return "pipe";
-  if (settings.stdout === "null") return "ignore";
-  return openSync(join(dir, "stdout.log"), "w");
-}
-
-/** Starts one server under the wrapper; `lines` counts the log lines that reached the pipe. */
-function startServer({ target, port, dir }) {
-  const node = [process.execPath, ...settings.nodeFlags, ...serverArgs(target, port, dir)];
-  const wrapped =
-    settings.wrap === "strace"
-      ? ["strace", "-f", "-c", "-o", join(dir, "strace.txt"), ...node]
-      : ["valgrind", ...VALGRIND, `--callgrind-out-file=${join(dir, "callgrind.%p")}`, ...node];
-  const out = stdoutFor(dir);
-  const child = spawn(wrapped[0], wrapped.slice(1), { stdio: ["ignore", out, "pipe"] });
-  if (typeof out === "number") closeSync(out);
-  const server = { child, lines: 0, stderr: "" };
-  child.stdout?.on("data", (chunk) => {
-    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) server.lines++;
-  });
-  child.stderr.on("data", (chunk) => {
-    server.stderr = (server.stderr + chunk).slice(-4000);
-  });
-  server.exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  return server;
-}
-
-/** Runs the load process against `port` for `total` requests. */
-function load(port, total, connections) {
+/** Runs the load process (`client`: raw or http) against `port` for `total` requests. */
+function load(port, total, connections, client) {
   const args =
-    settings.client === "http"
+    client === "http"
       ? [
           here("drive.mjs"),
           `http://127.0.0.1:${port}`,
@@ -112,58 +74,16 @@ function load(port, total, connections) {
 /** One server serving `total` requests, then SIGTERM; resolves with its record once it has exited. */
 async function serve({ target, total, connections, dir }) {
   const port = await freePort();
-  const server = startServer({ target, port, dir });
-  // The http client does not retry a refused connection: wait until the port answers.
-  if (settings.client === "http") await load(port, 0, 1).catch(() => waitForPort(port));
+  const { stdout, wrap, nodeFlags } = settings;
+  const server = startCounted({ args: [...nodeFlags, ...serverArgs(target, port, dir)], stdout, dir, wrap });
   try {
-    await load(port, total, connections);
+    // The http client does not retry a refused connection: the raw one waits until the port answers.
+    if (settings.client === "http") await load(port, 0, 1, "raw");
+    await load(port, total, connections, settings.client);
   } finally {
-    stop(server.child);
+    await stopCounted(server, target);
   }
-  const { code, signal } = await server.exited;
-  if (code !== 0 && signal !== "SIGTERM" && code !== 143)
-    throw new Error(`${target} ended with ${code ?? signal}:\n${server.stderr}`);
   return { dir, lines: server.lines, total };
-}
-
-/** SIGTERM to the server: strace's tracee is its child (valgrind runs the server in its own process). */
-function stop(child) {
-  if (settings.wrap !== "strace") return child.kill("SIGTERM");
-  const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(" ");
-  process.kill(Number(children[0]), "SIGTERM");
-}
-
-async function waitForPort(port) {
-  await new Promise((resolve) => {
-    const child = spawn(process.execPath, [here("outside-load.mjs"), String(port), "0", "1", token, secret]);
-    child.once("exit", resolve);
-  });
-}
-
-/** callgrind's totals of every file a run wrote (one per process; threads are summed in each). */
-function instructions(dir) {
-  const files = readdirSync(dir).filter((name) => name.startsWith("callgrind."));
-  const total = files.reduce((sum, name) => sum + totalOf(join(dir, name)), 0);
-  if (total === 0) throw new Error(`callgrind wrote no totals in ${dir}`);
-  return total;
-}
-
-/** strace's counts of write-like calls and their errors, per request. */
-function syscalls(dir, requests) {
-  const text = readFileSync(join(dir, "strace.txt"), "utf8");
-  const row = (name) => {
-    const match = new RegExp(`^\\s*[\\d.]+\\s+[\\d.]+\\s+\\d+\\s+(\\d+)\\s+(\\d+)?\\s*${name}$`, "m").exec(
-      text,
-    );
-    return match ? { calls: Number(match[1]), errors: Number(match[2] ?? 0) } : { calls: 0, errors: 0 };
-  };
-  const per = (n) => (n / requests).toFixed(3);
-  return ["write", "writev", "pwrite64", "futex", "epoll_wait"]
-    .map((name) => {
-      const { calls, errors } = row(name);
-      return `${name} ${per(calls)}/req (${calls}, ${errors} errors)`;
-    })
-    .join("; ");
 }
 
 /** One pair for `target` at `connections`: the W+N and W+3N servers, side by side or one after the other. */
@@ -180,8 +100,8 @@ async function pair(target, connections) {
         ? [await serve(runs[0]), await serve(runs[1])]
         : await Promise.all(runs.map(serve));
     const lines = `log lines through the pipe: ${small.lines}, ${large.lines}`;
-    if (settings.wrap === "strace") return `${syscalls(large.dir, large.total)} | ${lines}`;
-    const perUnit = (instructions(large.dir) - instructions(small.dir)) / (2 * settings.units);
+    if (settings.wrap === "strace") return `${syscallsIn(large.dir, large.total)} | ${lines}`;
+    const perUnit = (instructionsIn(large.dir) - instructionsIn(small.dir)) / (2 * settings.units);
     return { perUnit, lines };
   } finally {
     if (!process.env.BENCH_KEEP) for (const run of runs) rmSync(run.dir, { recursive: true, force: true });
@@ -191,7 +111,8 @@ async function pair(target, connections) {
 const { targets: _, connections: __, ...factors } = settings;
 console.log(`settings: ${JSON.stringify(factors)}`);
 for (const connections of settings.connections) {
-  const counts = {};
+  // OUTSIDE_PEER: the peer's count of an earlier run, for the ratio when this run leaves the peer out.
+  const counts = { peer: Number(env("PEER", 0)) || undefined };
   for (const target of settings.targets) {
     const result = await pair(target, connections);
     if (typeof result === "string") {
