@@ -1,25 +1,30 @@
 // Where the instructions of a two-run difference go, function by function: callgrind_annotate's self (or, with
 // --inclusive, inclusive) cost of each function in the run of 3N units minus the run of N units, per unit.
-//   node bench/callgrind-diff.mjs <small callgrind file> <large callgrind file> <units N> [--inclusive] [top]
-// Run the counting benches with BENCH_KEEP=1 to keep their callgrind files.
+//   node bench/callgrind-diff.mjs <small callgrind files> <large callgrind files> <units N> [--inclusive] [top]
+// Each side is one file or several, comma-separated (the parts `callgrind_control -d` dumped), summed. Run the
+// counting benches with BENCH_KEEP=1 to keep their callgrind files.
 import { execFileSync } from "node:child_process";
 
 const [small, large, units, ...rest] = process.argv.slice(2);
 const inclusive = rest.includes("--inclusive");
 const top = Number(rest.find((arg) => /^\d+$/.test(arg)) ?? 40);
 
-/** Function → instructions, from callgrind_annotate's listing of `file`. */
-function costs(file) {
+/** Function → instructions, summed over callgrind_annotate's listings of the comma-separated `files`. */
+function costs(files) {
+  const byFunction = new Map();
+  for (const file of files.split(",")) add(byFunction, file);
+  return byFunction;
+}
+
+function add(byFunction, file) {
   const args = ["--threshold=100", `--inclusive=${inclusive ? "yes" : "no"}`, file];
   const text = execFileSync("callgrind_annotate", args, { encoding: "utf8", maxBuffer: 1 << 28 });
-  const byFunction = new Map();
   for (const line of text.split("\n")) {
     const match = /^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(\S.*)$/.exec(line);
-    if (!match || !match[2].includes(":")) continue;
+    if (!match?.[2].includes(":")) continue;
     const name = match[2].replace(/\s*\[[^\]]*\]\s*$/, "");
     byFunction.set(name, (byFunction.get(name) ?? 0) + Number(match[1].replaceAll(",", "")));
   }
-  return byFunction;
 }
 
 const before = costs(small);
