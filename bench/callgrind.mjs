@@ -82,7 +82,8 @@ async function underCallgrind({ server, out, label }, work) {
 }
 
 /** The instructions a callgrind output file holds (its `summary:` or `totals:` line). */
-const totalOf = (file) => Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(file, "utf8"))?.[1] ?? 0);
+export const totalOf = (file) =>
+  Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(file, "utf8"))?.[1] ?? 0);
 
 /** Total instructions of one run: server started under callgrind, driven for `warm + units`, then stopped. */
 async function countRun({ server, drive, units, warm, dir, label }) {

@@ -2,11 +2,16 @@
 // Run as a process (run.mjs, callgrind.mjs) it listens and prints its port.
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
-import { createChecks, createStandardChecks } from "./peer-checks.mjs";
+import { createChecks, createStandardChecks, createZodChecks } from "./peer-checks.mjs";
 
-/** `verifier`: "standardwebhooks" (the official package's `Webhook#verify`) or "hand" (node:crypto HMAC). */
+const CHECKS = { hand: createChecks, standardwebhooks: createStandardChecks, zod: createZodChecks };
+
+/**
+ * `verifier`: "standardwebhooks" (the official package's `Webhook#verify`, ajv), "zod" (`Webhook#verify`, zod 4) or
+ * "hand" (node:crypto HMAC, ajv).
+ */
 export function createFastifyPeer(token, secret, verifier = "hand") {
-  const check = (verifier === "standardwebhooks" ? createStandardChecks : createChecks)(token, secret);
+  const check = CHECKS[verifier](token, secret);
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
   app.post("/plant/webhook", async (request, reply) => {
@@ -17,8 +22,10 @@ export function createFastifyPeer(token, secret, verifier = "hand") {
   return app;
 }
 
+// node fastify-peer.mjs <token> <secret> [verifier] [port]
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const app = createFastifyPeer(...process.argv.slice(2));
-  await app.listen({ port: 0, host: "127.0.0.1" });
+  const [token, secret, verifier, port = "0"] = process.argv.slice(2);
+  const app = createFastifyPeer(token, secret, verifier);
+  await app.listen({ port: Number(port), host: "127.0.0.1" });
   process.stdout.write(`${JSON.stringify({ port: app.server.address().port })}\n`);
 }

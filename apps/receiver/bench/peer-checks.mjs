@@ -5,6 +5,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { document } from "@plant-store/spec";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Webhook } from "standardwebhooks";
+import { z } from "zod";
 
 export function createChecks(token, secret) {
   const tokenDigest = createHash("sha256").update(token).digest();
@@ -54,6 +55,31 @@ export function createStandardChecks(token, secret) {
       return [error instanceof SyntaxError ? 400 : 401, error.message];
     }
     if (!validate(payload)) return [422, ajv.errorsText(validate.errors)];
+    const id = headers["webhook-id"];
+    if (!seen.has(id)) seen.add(id);
+    return null;
+  };
+}
+
+/**
+ * The outside harness's peer (issue 48): `standardwebhooks`' `verify` on the raw body, the token, zod 4's
+ * `z.looseObject` for the New Plant, and the dedup set.
+ */
+export function createZodChecks(token, secret) {
+  const tokenDigest = createHash("sha256").update(token).digest();
+  const webhook = new Webhook(secret);
+  const NewPlant = z.looseObject({ id: z.int(), name: z.string(), tag: z.string().optional() });
+  const seen = new Set();
+  return (headers, body) => {
+    if (!bearerMatches(headers, tokenDigest)) return [401, "bad token"];
+    let payload;
+    try {
+      payload = webhook.verify(body, headers);
+    } catch (error) {
+      return [error instanceof SyntaxError ? 400 : 401, error.message];
+    }
+    const parsed = NewPlant.safeParse(payload);
+    if (!parsed.success) return [422, parsed.error.message];
     const id = headers["webhook-id"];
     if (!seen.has(id)) seen.add(id);
     return null;

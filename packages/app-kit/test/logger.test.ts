@@ -158,48 +158,47 @@ describe("createLineBatcher", () => {
     return { child, exited, said, readUntil, stderr: () => stderr };
   };
 
-  it("keeps serving while stdout is blocked, then writes what it held in order, and counts what it dropped", async () => {
+  it("keeps serving while stdout is blocked up to its cap, then waits for the reader, and drops no line", async () => {
     const { child, readUntil } = stalledChild(`
       const { default: pino } = await import("pino");
       process.stdout; // as in the apps: node makes a piped stdout non-blocking
       const logger = pino({ base: null, timestamp: false }, createLineBatcher(1, {
-        maxHeldBytes: 200_000, retryMs: 5,
+        maxHeldBytes: 2_000_000, retryMs: 5,
         onDropped: (lines) => logger.warn({ dropped: lines }, "dropped"),
       }));
       const pad = "x".repeat(80);
-      for (let turn = 0; turn < 10; turn++) {
-        for (let i = 0; i < 1000; i++) logger.info({ n: turn * 1000 + i, pad }, "line");
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      const turns = async (from, to) => {
+        for (let turn = from; turn < to; turn++) {
+          for (let i = 0; i < 1000; i++) logger.info({ n: turn * 1000 + i, pad }, "line");
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      };
+      await turns(0, 10); // 1.1 MB: more than the pipe takes, less than the cap
       process.stderr.write("alive\\n"); // ten turns went by while nobody read stdout
+      await turns(10, 30); // past the cap: these turns wait for the reader
       logger.info("end");
       await new Promise((resolve) => process.stdin.once("end", resolve).resume()); // until told to finish
     `);
     try {
-      // The count comes once the held lines are written, while the child still runs.
-      const out = await readUntil('"msg":"dropped"');
+      const out = await readUntil('"msg":"end"');
       const lines = out
         .trimEnd()
         .split("\n")
-        .map((line) => JSON.parse(line) as { msg: string; n?: number; dropped?: number });
-      const written = lines.filter((line) => line.msg === "line").map((line) => line.n as number);
-      const dropped = lines.filter((line) => line.msg === "dropped").map((line) => line.dropped as number);
-      expect(written.length).toBeGreaterThan(0);
-      expect(written.every((n, i) => i === 0 || n > (written[i - 1] as number))).toBe(true); // in order, none twice
-      expect(dropped.length).toBeGreaterThan(0); // 1 MB does not fit a pipe and 200 KB
-      expect(written.length + dropped.reduce((a, b) => a + b, 0)).toBe(10_000);
-      const end = lines.findIndex((line) => line.msg === "end");
-      expect(end).toBeGreaterThan(lines.findLastIndex((line) => line.msg === "line"));
+        .map((line) => JSON.parse(line) as { msg: string; n?: number });
+      const written = lines.filter((line) => line.msg === "line").map((line) => line.n);
+      expect(written).toEqual([...Array(30_000).keys()]); // every line, in order, none twice
+      expect(lines.filter((line) => line.msg === "dropped")).toEqual([]);
+      expect(lines.at(-1)?.msg).toBe("end");
     } finally {
       child.kill("SIGKILL");
     }
   }, 60_000);
 
-  it("never splices two lines when a line's tail is held past the cap", async () => {
+  it("never splices two lines when a write takes only part of a turn's lines", async () => {
     const { child, readUntil } = stalledChild(`
       const { default: pino } = await import("pino");
       process.stdout;
-      const logger = pino({ base: null, timestamp: false }, createLineBatcher(1, { maxHeldBytes: 10_000, retryMs: 5 }));
+      const logger = pino({ base: null, timestamp: false }, createLineBatcher(1, { retryMs: 5 }));
       const pad = "x".repeat(300);
       for (let i = 0; i < 4000; i++) logger.info({ n: i, pad }, "line"); // one turn of 1.3 MB: a partial write
       await new Promise((resolve) => setImmediate(resolve));
@@ -209,8 +208,9 @@ describe("createLineBatcher", () => {
     `);
     try {
       const out = await readUntil('"n":"after"');
-      for (const line of out.trimEnd().split("\n"))
-        expect(() => JSON.parse(line), line.slice(0, 80)).not.toThrow();
+      const lines = out.trimEnd().split("\n");
+      for (const line of lines) expect(() => JSON.parse(line), line.slice(0, 80)).not.toThrow();
+      expect(lines).toHaveLength(4001);
     } finally {
       child.kill("SIGKILL");
     }
