@@ -44,38 +44,45 @@ const ALL_PARTS = [
 const PARTS = process.env.BENCH_PARTS ? ["empty", ...process.env.BENCH_PARTS.split(",")] : ALL_PARTS;
 const here = fileURLToPath(import.meta.url);
 
-async function runPart(part, units) {
+/** What every part needs: a token, a secret, one signed request and the receiver's own log, metrics and handler. */
+async function partFixtures(part) {
   const token = createToken();
   const secret = createSecret();
-  const verify = createVerifier({ secrets: [secret] });
-  const tokens = createTokenVerifier([token]);
   const timestamp = Math.floor(Date.now() / 1000);
   const request = signedRequest(1, { prefix: "msg_parts", token, secret, timestamp });
-  const body = Buffer.from(request.body);
   const logger = createLogger("plant-store-receiver", "info", createLineBatcher(openSync("/dev/null", "w")));
   const { createAccessLine } = await import("../dist/access-line.js");
-  const accessLine = createAccessLine(logger);
   const { createMetrics } = await import("../dist/metrics.js");
-  const metrics = createMetrics(async () => 0);
-  const headers = request.headers;
-  const store =
-    part === "inbox commit" ? await openStore(join(process.env.BENCH_DIR, "inbox.db")) : undefined;
-  let seq = 0;
+  return {
+    token,
+    timestamp,
+    headers: request.headers,
+    body: Buffer.from(request.body),
+    verify: createVerifier({ secrets: [secret] }),
+    tokens: createTokenVerifier([token]),
+    accessLine: createAccessLine(logger),
+    metrics: createMetrics(async () => 0),
+    store: part === "inbox commit" ? await openStore(join(process.env.BENCH_DIR, "inbox.db")) : undefined,
+    // The whole receive pipeline of core (bearer, signature, JSON, schema, event) over plain data, storing nothing.
+    handler: createWebhookHandler({
+      tokens: [token],
+      secrets: [secret],
+      mode: "lossless",
+      now: () => timestamp * 1000,
+      onEvent: () => ({ duplicate: false }),
+    }),
+  };
+}
+
+/** The unit of work of each part, over its fixtures. */
+function partWork(f) {
+  const { headers, body, timestamp } = f;
   const kept = { "content-type": "application/json", "webhook-id": headers["webhook-id"] };
-  // The whole receive pipeline of core (bearer, signature, JSON, schema, event) over plain data, storing nothing.
-  const handler = createWebhookHandler({
-    tokens: [token],
-    secrets: [secret],
-    mode: "lossless",
-    now: () => timestamp * 1000,
-    onEvent: () => ({ duplicate: false }),
-  });
-  const lookup = (name) => headers[name];
-  const entry = catalog[0];
-  const work = {
+  let seq = 0;
+  return {
     empty: async () => {},
     signature: async () => {
-      const verdict = await verify({
+      const verdict = await f.verify({
         id: headers["webhook-id"],
         timestamp: headers["webhook-timestamp"],
         signature: headers["webhook-signature"],
@@ -86,10 +93,10 @@ async function runPart(part, units) {
       if (!verdict.ok) throw new Error(verdict.message);
     },
     bearer: async () => {
-      if (!(await tokens.verify(token))) throw new Error("token refused");
+      if (!(await f.tokens.verify(f.token))) throw new Error("token refused");
     },
     "log line": async () =>
-      accessLine({
+      f.accessLine({
         webhookId: logText(headers["webhook-id"]),
         eventType: logText(undefined),
         status: 200,
@@ -97,25 +104,30 @@ async function runPart(part, units) {
         reason: undefined,
         ms: Math.round(1.2345 * 10_000) / 10,
       }),
-    metrics: async () => metrics.observeRequest(200, 0.0012),
+    metrics: async () => f.metrics.observeRequest(200, 0.0012),
     parse: async () => {
-      if (!parseEvent(entry, body, { mode: "lossless" }).ok) throw new Error("the body did not parse");
+      if (!parseEvent(catalog[0], body, { mode: "lossless" }).ok) throw new Error("the body did not parse");
     },
     pipeline: async () => {
-      const response = await handler.handle({
+      const response = await f.handler.handle({
         method: "POST",
         path: "/plant/webhook",
-        headers: lookup,
+        headers: (name) => headers[name],
         body,
       });
       if (response.status !== 200) throw new Error(response.body);
     },
     "inbox commit": async () => {
       const webhookId = `msg_parts_${seq++}`;
-      const result = await store.inbox.record({ webhookId, eventType: "newPlant", body, headers: kept });
+      const result = await f.store.inbox.record({ webhookId, eventType: "newPlant", body, headers: kept });
       if (result.duplicate) throw new Error(`${webhookId} was a duplicate`);
     },
-  }[part];
+  };
+}
+
+async function runPart(part, units) {
+  const fixtures = await partFixtures(part);
+  const work = partWork(fixtures)[part];
   const batches = async (n) => {
     for (let done = 0; done < n; done += 10) {
       await Promise.all(Array.from({ length: 10 }, work));
@@ -124,7 +136,7 @@ async function runPart(part, units) {
   };
   await batches(20_000); // warm-up: V8 has compiled the part's code before the counted units
   await batches(units);
-  await store?.close();
+  await fixtures.store?.close();
 }
 
 function counted(part, units, dir) {
