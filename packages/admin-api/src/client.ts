@@ -71,7 +71,8 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
   const config: ClientConfig = {
     base: String(options.baseUrl).endsWith("/") ? String(options.baseUrl) : `${options.baseUrl}/`,
     token: options.token,
-    fetch: options.fetch ?? fetch,
+    // Bound: a browser's fetch called as a method of another object throws "Illegal invocation".
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     parse: options.parse ?? JSON.parse,
   };
