@@ -15,14 +15,14 @@ import { COUNTED_NODE_FLAGS, countPerUnit, countWindows, kilo } from "../../../b
 const UNITS = Number(process.env.BENCH_UNITS ?? 3000);
 // 25,000: with 8 connections the group commit's code runs once per ~7 requests, and V8 was still optimizing it (and
 // node's setImmediate) between requests 19,500 and 22,100 (--trace-opt); after 15,000 those compilations fell in the
-// longer run only, ours and not the peer's (docs/decisions.md, 2026-11-27, evening).
+// longer run only, ours and not the peer's (the investigation is in git's history of docs/decisions.md).
 const WARM = Number(process.env.BENCH_WARM ?? 25000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 // Default: the two-run difference, total(3N) − total(N) over 2N (countPerUnit), the issue's method: each run's one
 // load process sends the warm-up and the counted requests over the same connections. BENCH_WINDOWS=k: windows of N
 // requests in one server after the warm-up, until the last k agree within 3% (countWindows); each window is a new
 // load process on new connections, after which V8 deoptimizes and recompiles node's http functions inside the
-// window, so windows can agree on a plateau well above the steady cost (docs/decisions.md, 2026-11-26).
+// window, so windows can agree on a plateau well above the steady cost (the investigation is in git's history of docs/decisions.md).
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 0);
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const token = createToken();
@@ -129,7 +129,7 @@ Tracing off (no OpenTelemetry SDK registered): \`node bench/tracing-off.mjs\` co
 makes against the SQLite row above (issue 25's bar: within 2%).
 
 Parts of a request counted one at a time (signature, bearer, inbox commit, log line, metrics): \`node bench/parts.mjs\`;
-the figures and what they mean for issue 23's goal are in docs/decisions.md (2026-11-26).
+the figures and what they mean for issue 23's goal are in git's history of docs/decisions.md.
 
 The default warm-up is 25,000 requests: with 8 connections V8 still optimized the group commit's code, which runs once per
 commit rather than per request, and node's \`setImmediate\` until request ~22,000 (\`--trace-opt\` under valgrind), so

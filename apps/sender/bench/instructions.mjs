@@ -1,7 +1,7 @@
 // Instructions per delivery of the RUNNING sender, counted with callgrind (bench/callgrind.mjs at the repository root):
 //   pnpm build && pnpm --filter @plant-store/sender bench:instructions      (also the second half of `pnpm bench`)
 // BENCH_UNITS (default 4000): deliveries of the small run (the large one makes 3×), after BENCH_WARM (default 20000;
-// after 2,000 the claim path had run ~31 times and V8 was still compiling it: docs/decisions.md, 2026-11-26). With
+// after 2,000 the claim path had run ~31 times and V8 was still compiling it (git's history of docs/decisions.md). With
 // 1,000 counted, what V8 compiles or collects in one run and not the other moved every row (BENCH-instructions.md);
 // BENCH_TARGETS: a comma-separated subset of the targets below; PLANT_STORE_BENCH_PG_URL (or
 // PLANT_STORE_TEST_PG_URL's server) adds the PostgreSQL targets.

@@ -359,6 +359,6 @@ sink. The row after it adds to each raw request what the sender's sending thread
 correct sender can skip, by the sender's own means: the Standard Webhooks signature (core's HMAC, the key's pads
 kept) and the worker's attempt line (app-kit's line writer). It bounds a sender that keeps signing and logging on
 the thread that sends and its bookkeeping on another, before the messages between the threads, the request's
-timeout, the SSRF check and the metrics. Where the bookkeeping's cost comes from is in docs/decisions.md (2026-11-27, morning and day).
+timeout, the SSRF check and the metrics. Where the bookkeeping's cost comes from is in git's history of docs/decisions.md.
 `,
 );
