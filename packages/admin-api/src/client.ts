@@ -7,8 +7,8 @@ import {
   adminRoutes,
 } from "./routes.js";
 
-/** Per request, unless configured. */
-const DEFAULT_TIMEOUT_MS = 30_000;
+/** The admin client's deadline per request, unless configured. */
+export const DEFAULT_ADMIN_TIMEOUT_MS = 30_000;
 
 /** Options of {@link createAdminClient}. */
 export interface AdminClientOptions {
@@ -73,7 +73,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     token: options.token,
     // Bound: a browser's fetch called as a method of another object throws "Illegal invocation".
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: options.timeoutMs ?? DEFAULT_ADMIN_TIMEOUT_MS,
     parse: options.parse ?? JSON.parse,
   };
   return {

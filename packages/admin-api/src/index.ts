@@ -19,6 +19,7 @@ export {
   type AdminClientOptions,
   type AdminResult,
   createAdminClient,
+  DEFAULT_ADMIN_TIMEOUT_MS,
 } from "./client.js";
 export { buildAdminOpenApi } from "./openapi.js";
 export {

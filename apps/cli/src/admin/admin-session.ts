@@ -4,6 +4,7 @@ import {
   type AdminRequest,
   type AdminResult,
   createAdminClient,
+  DEFAULT_ADMIN_TIMEOUT_MS,
 } from "@plant-store/admin-api";
 import { CliError } from "../cli-error.js";
 import {
@@ -55,8 +56,6 @@ const FLAGS: Record<string, string> = {
   cursor: "--cursor",
 };
 
-const DEFAULT_TIMEOUT_MS = 30_000;
-
 /**
  * Checks the sender's URL, the admin token and `--timeout` (exit 2 when wrong), and opens the admin API's typed
  * client over them.
@@ -80,7 +79,7 @@ export function adminSession(options: AdminOptions): AdminSession {
   bearerToken("--admin-token (or PLANT_STORE_ADMIN_TOKEN)", token);
   const timeoutMs = whole(
     "--timeout",
-    String(options.timeout ?? DEFAULT_TIMEOUT_MS),
+    String(options.timeout ?? DEFAULT_ADMIN_TIMEOUT_MS),
     MAX_TIMEOUT_MS,
     " ms (10 minutes)",
   );
