@@ -21,10 +21,9 @@ import { createInterface } from "node:readline";
  * threads, no heap sizing by elapsed time, no incremental marking paced by the clock, no scavenges run as timed
  * tasks. Without the first two, counts of one server moved by a third between runs; without the last two, a
  * server's run of 9,000 requests sometimes held a burst of collections the run of 3,000 did not, and the
- * difference came out negative or doubled (the investigation is in git's history of docs/decisions.md). A fixed hash seed: from a random one,
- * V8's start-up derives its hash secrets by a prime search whose length varies (`node -e 0` counted 507–515M
- * instructions, 509.6M ± 3K with the seed fixed), and two starts differing by 8M moved a figure of 2,000 units by
- * 4K per unit (the investigation is in git's history of docs/decisions.md).
+ * difference came out negative or doubled. A fixed hash seed: from a random one, V8's start-up derives its hash
+ * secrets by a prime search whose length varies, and that start-up difference lands in the per-unit figure. The
+ * counts behind both are in git's history of docs/decisions.md.
  */
 export const COUNTED_NODE_FLAGS = (
   process.env.BENCH_NODE_FLAGS ??

@@ -61,8 +61,8 @@ function call(url, method = "GET") {
 const sinkCount = async (path = "/_count") => JSON.parse(await call(sink.base + path)).received;
 const post = (url) => call(url, "POST");
 
-// Node flags of the counted process (COUNTED_NODE_FLAGS): with V8's background threads and timing-driven heap
-// sizing, two counts of the same raw loop differed by 25% (318K, 403K, 391K per request); without, by 0.4%.
+// Node flags of the counted process (COUNTED_NODE_FLAGS): V8's background threads and timing-driven heap sizing
+// make two counts of the same loop differ far more than without them (BENCH-instructions.md).
 const nodeFlags = COUNTED_NODE_FLAGS;
 const counted = (mode, db) => ({
   command: process.execPath,

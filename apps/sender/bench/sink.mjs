@@ -41,7 +41,7 @@ const server = createServer((req, res) => {
     }
   });
 });
-// Idle connections stay open: a client under callgrind runs ~50× slower, and a connection the sink closed just as a
+// Idle connections stay open: a client under callgrind runs far slower, and a connection the sink closed just as a
 // request was sent on it would fail that request (undici does not retry a POST).
 server.keepAliveTimeout = 10 * 60_000;
 server.headersTimeout = 0;
