@@ -70,6 +70,8 @@ export interface ReceiverContext {
   nowSeconds(): number;
   /** A valid payload of the entry: its first example, else one built from its schema. */
   validBody(entry: WebhookEntry): string;
+  /** A fresh valid message of the document's first webhook: its entry, a new id, now, a valid body. */
+  message(): { entry: WebhookEntry; id: string; timestamp: string; body: string };
 }
 
 export interface ResolvedOptions extends ReceiverOptions {
@@ -122,6 +124,11 @@ export function createContext(options: ReceiverOptions): ReceiverContext {
     newId: () => `msg_conformance_${globalThis.crypto.randomUUID().replaceAll("-", "")}`,
     nowSeconds: () => Math.floor(now() / 1000),
     validBody: (entry) => validBody(entry),
+    message: () => {
+      const entry = entries[0];
+      if (!entry) throw new Error("the document has no webhook");
+      return { entry, id: context.newId(), timestamp: String(context.nowSeconds()), body: validBody(entry) };
+    },
     sign: (id, timestamp, body) => signWith(resolved, id, timestamp, body),
     deliver: async (spec) => {
       const body = spec.body ?? validBody(spec.entry);

@@ -3,9 +3,7 @@ import { answer, is2xx, judgeAll, type ReceiverCheck, responseHeader } from "../
 import type { ReceiverContext } from "../context.js";
 
 function deliverWith(context: ReceiverContext, authorization: string | null) {
-  const entry = context.entries[0];
-  if (!entry) throw new Error("the document has no webhook");
-  return context.deliver({ entry, authorization });
+  return context.deliver({ entry: context.message().entry, authorization });
 }
 
 /** 401 carrying a `Bearer` challenge, as RFC 6750 §3 requires of a protected resource. */

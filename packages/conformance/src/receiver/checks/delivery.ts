@@ -11,8 +11,7 @@ export const deliveryChecks: readonly ReceiverCheck[] = [
     fix: "Deduplicate on webhook-id and answer the duplicate with the same 2xx, without processing it again.",
     note: "Whether the receiver processed the event once cannot be seen from outside; check its store.",
     run: async (context) => {
-      const entry = context.entries[0];
-      if (!entry) throw new Error("the document has no webhook");
+      const { entry } = context.message();
       const id = context.newId();
       const first = await context.deliver({ entry, id });
       const second = await context.deliver({ entry, id });
@@ -34,8 +33,7 @@ export const deliveryChecks: readonly ReceiverCheck[] = [
     why: "An answer after the sender's timeout counts as a failure: the event is sent again, and again.",
     fix: "Store the event and answer 2xx at once; do slow work after answering (a queue, a job).",
     run: async (context) => {
-      const entry = context.entries[0];
-      if (!entry) throw new Error("the document has no webhook");
+      const { entry } = context.message();
       const exchange = await context.deliver({ entry });
       const limit = context.options.attemptTimeoutMs;
       const pass = is2xx(exchange) && exchange.ms <= limit;
@@ -55,8 +53,7 @@ export const deliveryChecks: readonly ReceiverCheck[] = [
     why: "Senders deliver a backlog concurrently after an outage; a receiver that stalls then turns a backlog into retries.",
     fix: "Make sure concurrent requests do not serialize behind one slow step (a lock, a synchronous call), and size the server for the burst.",
     run: async (context) => {
-      const entry = context.entries[0];
-      if (!entry) throw new Error("the document has no webhook");
+      const { entry } = context.message();
       const limit = context.options.attemptTimeoutMs;
       const exchanges = await Promise.all(
         Array.from({ length: context.options.burst }, () => context.deliver({ entry })),

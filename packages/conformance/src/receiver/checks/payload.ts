@@ -124,8 +124,7 @@ export const payloadChecks: readonly ReceiverCheck[] = [
     why: "A truncated or corrupt body must not be stored as an event.",
     fix: "Parse the body as JSON after verifying it and answer 400 when it does not parse.",
     run: async (context) => {
-      const entry = context.entries[0];
-      if (!entry) return { pass: true, detail: "the document has no webhook", exchanges: [] };
+      const { entry } = context.message();
       const body = context.validBody(entry).slice(0, -1);
       return judgeAll(
         [{ label: "truncated JSON", exchange: await context.deliver({ entry, body }) }],
@@ -142,8 +141,7 @@ export const payloadChecks: readonly ReceiverCheck[] = [
     why: "The contract's deliveries are `application/json`; accepting other media types hides a misconfigured sender.",
     fix: "Answer 415 when the content type is not application/json.",
     run: async (context) => {
-      const entry = context.entries[0];
-      if (!entry) return { pass: true, detail: "the document has no webhook", exchanges: [] };
+      const { entry } = context.message();
       const exchange = await context.deliver({ entry, contentType: "text/plain" });
       return judgeAll(
         [{ label: "content-type: text/plain", exchange }],
@@ -160,8 +158,7 @@ export const payloadChecks: readonly ReceiverCheck[] = [
     why: "An unbounded body lets one request exhaust the receiver's memory; 413 tells the sender the refusal is permanent.",
     fix: "Cap the body size while reading it and answer 413 beyond the cap, after reading or discarding the rest so the client sees the answer.",
     run: async (context) => {
-      const entry = context.entries[0];
-      if (!entry) return { pass: true, detail: "the document has no webhook", exchanges: [] };
+      const { entry } = context.message();
       const valid = context.validBody(entry);
       const pad = Math.max(0, context.options.oversizedBytes - valid.length - 16);
       const body = `${valid.slice(0, -1)},"padding":"${"x".repeat(pad)}"}`;

@@ -9,13 +9,10 @@ const SKEW_SECONDS = 600;
 
 /** A delivery whose signature header is `alter(valid header)`, everything else valid. */
 async function withSignature(context: ReceiverContext, alter: (valid: string) => string, body?: string) {
-  const entry = context.entries[0];
-  if (!entry) throw new Error("the document has no webhook");
-  const id = context.newId();
-  const timestamp = String(context.nowSeconds());
-  const sent = body ?? context.validBody(entry);
-  const valid = (await context.sign(id, timestamp, sent)) ?? "";
-  return context.deliver({ entry, id, timestamp, body: sent, signature: alter(valid) });
+  const { entry, id, timestamp, body: valid } = context.message();
+  const sent = body ?? valid;
+  const signature = (await context.sign(id, timestamp, sent)) ?? "";
+  return context.deliver({ entry, id, timestamp, body: sent, signature: alter(signature) });
 }
 
 /** The first signature's base64 with one character changed: same length, same shape, wrong bytes. */
@@ -42,10 +39,7 @@ function v1Over(secret: string, id: string, timestamp: string, body: string): st
 }
 
 async function withTimestamp(context: ReceiverContext, timestamp: string) {
-  const entry = context.entries[0];
-  if (!entry) throw new Error("the document has no webhook");
-  const id = context.newId();
-  const body = context.validBody(entry);
+  const { entry, id, body } = context.message();
   const [secret] = context.options.secrets;
   const digits = /^\d+$/.test(timestamp);
   const signature =
@@ -97,11 +91,7 @@ export const signatureChecks: readonly ReceiverCheck[] = [
     why: "The id and the timestamp are part of what is signed; without them the signature cannot be checked, nor replays refused.",
     fix: "Require webhook-id and webhook-timestamp and include them in the signed content `id.timestamp.body`.",
     run: async (context) => {
-      const entry = context.entries[0];
-      if (!entry) throw new Error("the document has no webhook");
-      const id = context.newId();
-      const timestamp = String(context.nowSeconds());
-      const body = context.validBody(entry);
+      const { entry, id, timestamp, body } = context.message();
       const signature = (await context.sign(id, timestamp, body)) ?? null;
       return judgeAll(
         [
@@ -148,11 +138,7 @@ export const signatureChecks: readonly ReceiverCheck[] = [
     why: "Only the endpoint's own secret (or trusted keys) may authenticate a delivery.",
     fix: "Verify with the secrets configured for this endpoint only; never with one taken from the request.",
     run: async (context) => {
-      const entry = context.entries[0];
-      if (!entry) throw new Error("the document has no webhook");
-      const id = context.newId();
-      const timestamp = String(context.nowSeconds());
-      const body = context.validBody(entry);
+      const { entry, id, timestamp, body } = context.message();
       const signature = await foreignSignature(context, id, timestamp, body);
       return judgeAll(
         [
@@ -195,11 +181,7 @@ export const signatureChecks: readonly ReceiverCheck[] = [
     why: "A receiver given a public key must verify asymmetric signatures, with no v1 signature beside them.",
     fix: "Verify `v1a,` entries with ed25519 against the configured `whpk_` public keys.",
     run: async (context) => {
-      const entry = context.entries[0];
-      if (!entry) throw new Error("the document has no webhook");
-      const id = context.newId();
-      const timestamp = String(context.nowSeconds());
-      const body = context.validBody(entry);
+      const { entry, id, timestamp, body } = context.message();
       const signature = await signatureHeader({
         privateKeys: [...context.options.privateKeys],
         id,
@@ -222,11 +204,7 @@ export const signatureChecks: readonly ReceiverCheck[] = [
     why: "A valid ed25519 signature proves nothing unless its key is on the receiver's trust list.",
     fix: "Verify v1a signatures only against the public keys you configured, never one read from the request.",
     run: async (context) => {
-      const entry = context.entries[0];
-      if (!entry) throw new Error("the document has no webhook");
-      const id = context.newId();
-      const timestamp = String(context.nowSeconds());
-      const body = context.validBody(entry);
+      const { entry, id, timestamp, body } = context.message();
       const { privateKey } = await createKeyPair();
       const signature = await signatureHeader({ privateKeys: [privateKey], id, timestamp, body });
       return judgeAll(
@@ -250,11 +228,7 @@ export const signatureChecks: readonly ReceiverCheck[] = [
     why: "The signature covers the exact bytes; one added byte must fail it, or the body can be tampered with.",
     fix: "Verify the raw body bytes exactly as received, before any parsing.",
     run: async (context) => {
-      const entry = context.entries[0];
-      if (!entry) throw new Error("the document has no webhook");
-      const id = context.newId();
-      const timestamp = String(context.nowSeconds());
-      const body = context.validBody(entry);
+      const { entry, id, timestamp, body } = context.message();
       const signature = (await context.sign(id, timestamp, body)) ?? null;
       const exchange = await context.deliver({ entry, id, timestamp, body: `${body} `, signature });
       return judgeAll([{ label: "a space appended after signing", exchange }], is4xx, refused);
@@ -269,9 +243,7 @@ export const signatureChecks: readonly ReceiverCheck[] = [
     why: "Receivers that parse and re-serialize the body before verifying reject every delivery whose bytes differ from their serializer's.",
     fix: "Verify the signature over the raw body bytes, not over JSON.stringify of the parsed body.",
     run: async (context) => {
-      const entry = context.entries[0];
-      if (!entry) throw new Error("the document has no webhook");
-      const value = JSON.parse(context.validBody(entry)) as Record<string, unknown>;
+      const value = JSON.parse(context.message().body) as Record<string, unknown>;
       const reordered = Object.fromEntries(Object.entries(value).reverse());
       const body = `${JSON.stringify(reordered, null, 3)}\n`;
       return judgeAll(
