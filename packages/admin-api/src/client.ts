@@ -71,8 +71,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
   const config: ClientConfig = {
     base: String(options.baseUrl).endsWith("/") ? String(options.baseUrl) : `${options.baseUrl}/`,
     token: options.token,
-    // Bound: a browser's fetch called as a method of another object throws "Illegal invocation".
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    fetch: options.fetch ?? fetch,
     timeoutMs: options.timeoutMs ?? DEFAULT_ADMIN_TIMEOUT_MS,
     parse: options.parse ?? JSON.parse,
   };
@@ -113,7 +112,9 @@ async function callRoute(
         : JSON.stringify(req.body);
   let res: Response;
   try {
-    res = await config.fetch(requestUrl(config.base, route, req), {
+    // Called as a function, not as a method of `config`: a browser's fetch throws "Illegal invocation" there.
+    const send = config.fetch;
+    res = await send(requestUrl(config.base, route, req), {
       method: route.method,
       headers: requestHeaders(config.token, req, body !== undefined),
       ...(body !== undefined && { body }),

@@ -2,7 +2,7 @@ import type { CheckInfo, Exchange } from "../types.js";
 import type { ReceiverContext } from "./context.js";
 
 /** What a check needs from the run; without it the check is skipped and says so. */
-export type Need = "token" | "signing" | "privateKey" | "verifyingKey";
+export type Need = "token" | "signing" | "secret" | "privateKey" | "verifyingKey";
 
 /** What a check found: pass or fail, one line saying why, and the exchanges that show it. */
 export interface Finding {

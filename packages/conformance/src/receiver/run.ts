@@ -13,6 +13,7 @@ const NEEDS: Record<Need, { has: (context: ReceiverContext) => boolean; say: str
     has: (c) => c.options.secrets.length + c.options.privateKeys.length > 0,
     say: "needs --secret or --private-key",
   },
+  secret: { has: (c) => c.options.secrets.length > 0, say: "needs --secret" },
   privateKey: { has: (c) => c.options.privateKeys.length > 0, say: "needs --private-key" },
   verifyingKey: {
     has: (c) => c.options.publicKeys.length + c.options.privateKeys.length > 0,
@@ -25,6 +26,14 @@ function skipped(check: ReceiverCheck, detail: string): CheckResult {
   return { ...info, verdict: "skip", detail, exchanges: [], ms: 0, docs: docsUrl(check.id) };
 }
 
+/** A message with the run's token, secrets and keys masked: a report never carries one. */
+function withoutSecrets(message: string, context: ReceiverContext): string {
+  const { token, secrets, privateKeys } = context.options;
+  let out = message;
+  for (const secret of [token, ...secrets, ...privateKeys]) if (secret) out = out.replaceAll(secret, "…");
+  return out;
+}
+
 async function runOne(check: ReceiverCheck, context: ReceiverContext): Promise<CheckResult> {
   const { options } = context;
   const reason = deselected(check, options.only, options.skip, options.include);
@@ -35,7 +44,7 @@ async function runOne(check: ReceiverCheck, context: ReceiverContext): Promise<C
   const { run, needs: _needs, group: _group, ...info } = check;
   const finding = await run(context).catch((error: unknown) => ({
     pass: false,
-    detail: `the check could not run: ${(error as Error)?.message ?? String(error)}`,
+    detail: `the check could not run: ${withoutSecrets((error as Error)?.message ?? String(error), context)}`,
     exchanges: [],
   }));
   return {

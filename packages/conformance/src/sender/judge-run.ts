@@ -2,8 +2,8 @@ import { docsUrl } from "../sources.js";
 import { summarize } from "../summary.js";
 import type { CheckInfo, CheckResult, Report, Verdict } from "../types.js";
 import { senderChecks } from "./checks.js";
-import type { Plan } from "./judge.js";
 import type { DeliveryRules } from "./judge-delivery.js";
+import { isGone, type Plan } from "./plan.js";
 import { type Arrival, asExchange } from "./record.js";
 
 type Finding = { verdict: Verdict; detail: string; shown?: readonly Arrival[]; note?: string };
@@ -71,13 +71,12 @@ function idStable(arrivals: readonly Arrival[], plan: Plan): Finding {
 
 function retried(
   arrivals: readonly Arrival[],
+  plan: Plan,
   refused: Arrival | undefined,
   what: string,
 ): Finding | Arrival {
   if (!refused) return { verdict: "skip", detail: `no event arrived to answer ${what}` };
-  const retry = arrivals.find(
-    (a) => a.at > refused.at && a.body === refused.body && !a.path.endsWith("/gone"),
-  );
+  const retry = arrivals.find((a) => a.at > refused.at && a.body === refused.body && !isGone(a.path, plan));
   return (
     retry ?? {
       verdict: "fail",
@@ -88,7 +87,7 @@ function retried(
 }
 
 function retries(arrivals: readonly Arrival[], plan: Plan): Finding {
-  const found = retried(arrivals, plan.refused500, "500");
+  const found = retried(arrivals, plan, plan.refused500, "500");
   if (!("at" in found)) return found;
   return {
     verdict: "pass",
@@ -97,7 +96,7 @@ function retries(arrivals: readonly Arrival[], plan: Plan): Finding {
 }
 
 function retryAfter(arrivals: readonly Arrival[], plan: Plan): Finding {
-  const found = retried(arrivals, plan.refused503, `503 with Retry-After: ${plan.retryAfterSeconds}`);
+  const found = retried(arrivals, plan, plan.refused503, `503 with Retry-After: ${plan.retryAfterSeconds}`);
   if (!("at" in found)) return found;
   const waited = found.at - (plan.refused503?.at ?? found.at);
   // Timers and clocks round: a retry up to 50 ms before the second boundary counts as on time.
@@ -110,7 +109,7 @@ function retryAfter(arrivals: readonly Arrival[], plan: Plan): Finding {
 }
 
 function goneStops(arrivals: readonly Arrival[], plan: Plan): Finding {
-  const gone = arrivals.filter((a) => a.path.endsWith(plan.gonePath));
+  const gone = arrivals.filter((a) => isGone(a.path, plan));
   const [first] = gone;
   if (!first)
     return {
@@ -133,7 +132,7 @@ export function judgeRun(
   rules: DeliveryRules,
   target: string,
 ): Report {
-  const main = arrivals.filter((a) => !a.path.endsWith(plan.gonePath));
+  const main = arrivals.filter((a) => !isGone(a.path, plan));
   const started = arrivals[0]?.at ?? rules.now();
   const { headers, signature, timestamp, contentType, bearer, payload } = senderChecks;
   const results = [

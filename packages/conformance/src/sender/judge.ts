@@ -4,6 +4,7 @@ import { type Catalog, catalog as specCatalog, WEBHOOK_HEADERS } from "@plant-st
 import type { Report } from "../types.js";
 import { type DeliveryRules, judgeDelivery } from "./judge-delivery.js";
 import { judgeRun } from "./judge-run.js";
+import { isGone, type Plan } from "./plan.js";
 import type { Arrival } from "./record.js";
 
 /** What the sender under test was configured with, and how the judge answers. */
@@ -30,27 +31,31 @@ export interface SenderJudge {
   handle(request: Request): Promise<Response>;
   /** The judge on a node:http server; `url` is its origin. */
   listen(options?: { port?: number; host?: string }): Promise<{ url: string; close(): Promise<void> }>;
-  /** Resolves `true` once `events` events were accepted and every planned retry arrived, `false` at the timeout. */
-  waitFor(events: number, timeoutMs: number): Promise<boolean>;
+  /**
+   * Resolves `true` once `events` events were accepted and every planned retry arrived, `false` at the timeout or
+   * when `signal` aborts (its timer is cleared either way).
+   */
+  waitFor(events: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /** The report of what arrived so far. */
   report(target?: string): Report;
   readonly arrivals: readonly Arrival[];
 }
 
-/** The judge's plan: the first event is answered 500 once, the second 503 with Retry-After once, `/gone` 410. */
-export interface Plan {
-  readonly retryAfterSeconds: number;
-  readonly gonePath: string;
-  refused500?: Arrival;
-  refused503?: Arrival;
-}
-
+/** The answer to one delivery; a refusal's choice is recorded at once, before anything else can arrive. */
 function answerFor(path: string, body: string, arrivals: readonly Arrival[], plan: Plan) {
-  if (path.endsWith(plan.gonePath)) return { status: 410 };
-  const seen = arrivals.some((arrival) => arrival.body === body && !arrival.path.endsWith(plan.gonePath));
-  if (!seen && !plan.refused500) return { status: 500, refuse: "500" as const };
-  if (!seen && !plan.refused503)
+  if (isGone(path, plan)) return { status: 410 };
+  const seen =
+    Object.values(plan.chosen).includes(body) ||
+    arrivals.some((arrival) => arrival.body === body && !isGone(arrival.path, plan));
+  if (seen) return { status: 204 };
+  if (plan.chosen["500"] === undefined) {
+    plan.chosen["500"] = body;
+    return { status: 500, refuse: "500" as const };
+  }
+  if (plan.chosen["503"] === undefined) {
+    plan.chosen["503"] = body;
     return { status: 503, retryAfterSeconds: plan.retryAfterSeconds, refuse: "503" as const };
+  }
   return { status: 204 };
 }
 
@@ -84,6 +89,7 @@ export function createSenderJudge(options: SenderJudgeOptions): SenderJudge {
     );
   }
   const plan: Plan = {
+    chosen: {},
     retryAfterSeconds: options.retryAfterSeconds ?? 2,
     gonePath: options.gonePath ?? "/gone",
   };
@@ -102,7 +108,8 @@ export function createSenderJudge(options: SenderJudgeOptions): SenderJudge {
     handle,
     arrivals,
     listen: (listenOptions) => listen(handle, listenOptions),
-    waitFor: (events, timeoutMs) => waitFor(() => complete(arrivals, plan, events), waiters, timeoutMs),
+    waitFor: (events, timeoutMs, signal) =>
+      waitFor(() => complete(arrivals, plan, events), waiters, timeoutMs, signal),
     report: (target = "sender") => judgeRun(arrivals, plan, rules, target),
   };
 }
@@ -140,18 +147,27 @@ async function receive(
 function complete(arrivals: readonly Arrival[], plan: Plan, events: number): boolean {
   const accepted = new Set(arrivals.filter((a) => a.status < 300).map((a) => a.body));
   const retried = (refused: Arrival | undefined) =>
-    refused !== undefined && arrivals.some((a) => a.at > refused.at && a.body === refused.body);
+    refused !== undefined &&
+    arrivals.some((a) => a.at > refused.at && a.body === refused.body && !isGone(a.path, plan));
   return accepted.size >= events && retried(plan.refused500) && retried(plan.refused503);
 }
 
-function waitFor(done: () => boolean, waiters: Set<() => void>, timeoutMs: number): Promise<boolean> {
+function waitFor(
+  done: () => boolean,
+  waiters: Set<() => void>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   if (done()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const finish = (value: boolean) => {
       clearTimeout(timer);
       waiters.delete(check);
+      signal?.removeEventListener("abort", stop);
       resolve(value);
     };
+    const stop = () => finish(false);
+    signal?.addEventListener("abort", stop);
     const check = () => {
       if (done()) finish(true);
     };
@@ -167,18 +183,30 @@ function listen(
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("error", () => res.destroy());
     req.on("end", async () => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers))
-        if (typeof value === "string") headers.set(name, value);
-      const request = new Request(`http://${req.headers.host ?? "judge"}${req.url ?? "/"}`, {
-        method: req.method ?? "POST",
-        headers,
-        body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
-      });
-      const response = await handle(request);
-      res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-      res.end();
+      try {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(req.headers))
+          if (typeof value === "string") headers.set(name, value);
+        const request = new Request(new URL(req.url ?? "/", "http://judge"), {
+          method: req.method ?? "POST",
+          headers,
+          body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
+        });
+        const response = await handle(request);
+        res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
+        res.end();
+      } catch (error) {
+        // A request the judge cannot read is the sender's problem to see, not a reason to stop judging.
+        res.writeHead(400, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            error: 400,
+            message: `The judge could not read this request: ${(error as Error).message}`,
+          }),
+        );
+      }
     });
   });
   const host = options.host ?? "127.0.0.1";

@@ -9,7 +9,7 @@ import {
 } from "@plant-store/conformance";
 import { CliError } from "../../cli-error.js";
 import { commandCatalog, type EventOptions } from "../../events.js";
-import { httpUrl, MAX_TIMEOUT_MS, printJson, whole } from "../../output.js";
+import { bearerToken, httpUrl, MAX_TIMEOUT_MS, printJson, whole } from "../../output.js";
 
 /** What both conformance commands print and where. */
 interface ReportOptions {
@@ -93,7 +93,7 @@ export async function conformanceReceiver(url: string, options: ConformanceRecei
   if (unknown.length > 0) throw new CliError(`--include takes "load"; got ${unknown.join(", ")}.`, 2);
   const report = await checkReceiver({
     url: target.href,
-    token: options.token,
+    token: options.token === undefined ? undefined : bearerToken("--token", options.token),
     secrets: options.secret,
     privateKeys: options.privateKey,
     publicKeys: options.publicKey,
@@ -150,8 +150,12 @@ export async function conformanceSender(options: ConformanceSenderOptions): Prom
     `Judging deliveries at ${server.url}/plant/webhook (and 410 at ${server.url}/gone).\n` +
       `Subscribe both, then publish ${events} events with distinct payloads; the report comes once they arrived.\n`,
   );
-  const stopped = new Promise<boolean>((resolve) => process.once("SIGINT", () => resolve(false)));
-  await Promise.race([judge.waitFor(events, waitMs), stopped]);
+  // Ctrl-C ends the wait and reports what arrived.
+  const interrupted = new AbortController();
+  const interrupt = () => interrupted.abort();
+  process.once("SIGINT", interrupt);
+  await judge.waitFor(events, waitMs, interrupted.signal);
+  process.off("SIGINT", interrupt);
   await server.close();
   return finish(judge.report(server.url), options);
 }

@@ -303,7 +303,7 @@ export const signatureChecks: readonly ReceiverCheck[] = [
     title: "A non-numeric timestamp is refused",
     level: "MUST",
     source: SOURCES.swHeaders,
-    needs: ["signing"],
+    needs: ["secret"],
     why: "A lenient number parser reads `1700000000abc` as a valid time; the header is integer seconds only.",
     fix: "Accept webhook-timestamp only when it is all digits, then compare it with now.",
     run: async (context) =>
