@@ -42,23 +42,10 @@ export function createChecks(token, secret) {
  * window, HMAC, JSON.parse of the verified body), then the token, ajv and the dedup set. The peer of issue 23's goal.
  */
 export function createStandardChecks(token, secret) {
-  const tokenDigest = createHash("sha256").update(token).digest();
-  const webhook = new Webhook(secret);
   const { ajv, validate } = newPlantValidator();
-  const seen = new Set();
-  return (headers, body) => {
-    if (!bearerMatches(headers, tokenDigest)) return [401, "bad token"];
-    let payload;
-    try {
-      payload = webhook.verify(body, headers);
-    } catch (error) {
-      return [error instanceof SyntaxError ? 400 : 401, error.message];
-    }
-    if (!validate(payload)) return [422, ajv.errorsText(validate.errors)];
-    const id = headers["webhook-id"];
-    if (!seen.has(id)) seen.add(id);
-    return null;
-  };
+  return verifiedChecks(token, secret, (payload) =>
+    validate(payload) ? null : ajv.errorsText(validate.errors),
+  );
 }
 
 /**
@@ -66,9 +53,17 @@ export function createStandardChecks(token, secret) {
  * `z.looseObject` for the New Plant, and the dedup set.
  */
 export function createZodChecks(token, secret) {
+  const NewPlant = z.looseObject({ id: z.int(), name: z.string(), tag: z.string().optional() });
+  return verifiedChecks(token, secret, (payload) => {
+    const parsed = NewPlant.safeParse(payload);
+    return parsed.success ? null : parsed.error.message;
+  });
+}
+
+/** The token, `standardwebhooks`' `verify` on the raw body, `problemOf(payload)` (a message or null), dedup. */
+function verifiedChecks(token, secret, problemOf) {
   const tokenDigest = createHash("sha256").update(token).digest();
   const webhook = new Webhook(secret);
-  const NewPlant = z.looseObject({ id: z.int(), name: z.string(), tag: z.string().optional() });
   const seen = new Set();
   return (headers, body) => {
     if (!bearerMatches(headers, tokenDigest)) return [401, "bad token"];
@@ -78,8 +73,8 @@ export function createZodChecks(token, secret) {
     } catch (error) {
       return [error instanceof SyntaxError ? 400 : 401, error.message];
     }
-    const parsed = NewPlant.safeParse(payload);
-    if (!parsed.success) return [422, parsed.error.message];
+    const problem = problemOf(payload);
+    if (problem !== null) return [422, problem];
     const id = headers["webhook-id"];
     if (!seen.has(id)) seen.add(id);
     return null;
