@@ -9,7 +9,16 @@ import ts from "typescript";
 export const MAX_FUNCTION_LINES = 80;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const limit = Number(process.argv[2] ?? MAX_FUNCTION_LINES);
-const SKIP_DIRS = new Set(["node_modules", "dist", "generated", "test", "bench", ".turbo", ".git", "coverage"]);
+const SKIP_DIRS = new Set([
+  "node_modules",
+  "dist",
+  "generated",
+  "test",
+  "bench",
+  ".turbo",
+  ".git",
+  "coverage",
+]);
 
 function* sources(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -33,7 +42,8 @@ const isFunction = (node) =>
 function nameOf(node) {
   if (node.name) return node.name.getText();
   const parent = node.parent;
-  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent))) return parent.name.getText();
+  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)))
+    return parent.name.getText();
   return "(anonymous)";
 }
 
