@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { DEFAULT_ADMIN_TIMEOUT_MS } from "./defaults.js";
 import {
   type AdminAnswer,
   type AdminOperationId,
@@ -7,8 +8,7 @@ import {
   adminRoutes,
 } from "./routes.js";
 
-/** The admin client's deadline per request, unless configured. */
-export const DEFAULT_ADMIN_TIMEOUT_MS = 30_000;
+export { DEFAULT_ADMIN_TIMEOUT_MS };
 
 /** Options of {@link createAdminClient}. */
 export interface AdminClientOptions {
