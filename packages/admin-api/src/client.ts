@@ -1,3 +1,4 @@
+import { stringifyJson } from "@plant-store/core";
 import type { z } from "zod";
 import { DEFAULT_ADMIN_TIMEOUT_MS } from "./defaults.js";
 import {
@@ -109,7 +110,7 @@ async function callRoute(
       ? undefined
       : typeof req.body === "string" || req.body instanceof Uint8Array
         ? req.body
-        : JSON.stringify(req.body);
+        : stringifyJson(req.body);
   let res: Response;
   try {
     // Called as a function, not as a method of `config`: a browser's fetch throws "Illegal invocation" there.

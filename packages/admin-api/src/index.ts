@@ -21,6 +21,7 @@ export {
   createAdminClient,
   DEFAULT_ADMIN_TIMEOUT_MS,
 } from "./client.js";
+export { MAX_BATCH_BODY_BYTES } from "./defaults.js";
 export { buildAdminOpenApi } from "./openapi.js";
 export {
   type AdminAnswer,

@@ -98,6 +98,8 @@ export {
   isMessageId,
   type MessageIdOptions,
 } from "./ids.js";
+export { parseJsonLossless } from "./json/parse-lossless.js";
+export { toJsonPointer } from "./json/pointer.js";
 export { isPlainJsonText, stringifyJson } from "./json/stringify.js";
 export {
   createMemoryDedup,
