@@ -252,7 +252,9 @@ export const PublishBody = documentedAs(z.string(), newPlantRef);
 export const BatchEventInput = z
   .strictObject({
     payload: documentedAs(
-      z.custom<NewPlant>((value) => value !== undefined, { error: "payload is required: the event's JSON." }),
+      z.custom<Record<string, unknown>>((value) => value !== undefined, {
+        error: "payload is required: the event's JSON.",
+      }),
       {
         ...newPlantRef,
         description: "The event (New Plant unless `type` says otherwise), validated by the store.",
