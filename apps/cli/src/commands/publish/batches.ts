@@ -1,0 +1,31 @@
+import type { LineEvent } from "./event-lines.js";
+
+/** Bytes of `{"events":[` and `]}` around a batch's events. */
+const BODY_FRAME_BYTES = '{"events":[]}'.length;
+
+/**
+ * Splits events, in order, into batches of at most `maxEvents` events whose request body stays within `maxBytes`.
+ *
+ * @example
+ * ```ts
+ * batches(events, 1000, 4 * 1024 * 1024).length; // 3 for 2,500 small events
+ * ```
+ */
+export function batches(events: readonly LineEvent[], maxEvents: number, maxBytes: number): LineEvent[][] {
+  const out: LineEvent[][] = [];
+  let current: LineEvent[] = [];
+  let bytes = BODY_FRAME_BYTES;
+  for (const event of events) {
+    // A comma between events.
+    const more = event.bytes + (current.length > 0 ? 1 : 0);
+    if (current.length > 0 && (current.length === maxEvents || bytes + more > maxBytes)) {
+      out.push(current);
+      current = [];
+      bytes = BODY_FRAME_BYTES;
+    }
+    bytes += event.bytes + (current.length > 0 ? 1 : 0);
+    current.push(event);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
