@@ -1,12 +1,11 @@
-import { MAX_BATCH_BODY_BYTES } from "@plant-store/admin-api";
-import { MAX_BATCH_EVENTS } from "@plant-store/core";
+import { batches, type LineEvent, MAX_BATCH_BODY_BYTES, readEventLines } from "@plant-store/admin-api";
+import { MAX_BATCH_EVENTS, parseEvent, stringifyJson } from "@plant-store/core";
+import type { Catalog } from "@plant-store/spec";
 import type { AdminSession } from "../../admin/admin-session.js";
 import { CliError } from "../../cli-error.js";
 import { commandEvent, type EventOptions } from "../../events.js";
 import { printJson } from "../../output.js";
 import { type PayloadOptions, payloadBytes } from "../../payload.js";
-import { batches } from "./batches.js";
-import { type LineEvent, readEventLines } from "./event-lines.js";
 import { progressBar } from "./progress.js";
 
 /** What each line of the file became. */
@@ -42,7 +41,7 @@ export async function publishFile(
     if (error instanceof CliError) throw error;
     throw new CliError(`${options.file} is not UTF-8 text; write the events as UTF-8 JSON, one per line.`);
   }
-  const events = readEventLines(text, entry.type, catalog, MAX_BATCH_BODY_BYTES - '{"events":[]}'.length);
+  const events = fileEvents(text, entry.type, catalog);
   const bar = progressBar(events.length, process.stderr);
   const results: LineResult[] = [];
   try {
@@ -63,6 +62,35 @@ export async function publishFile(
   process.stdout.write(
     `Published ${results.length} events: ${results.length - duplicates} new, ${duplicates} duplicates; ${deliveries} deliveries queued.\n`,
   );
+}
+
+/** How many problems of a file are listed before "and N more". */
+const SHOWN_PROBLEMS = 10;
+
+/**
+ * The file's events, every line checked first (JSON, the envelope, the key, the payload against its type's schema
+ * when this CLI's catalog holds the type; another type is left to the sender, which may run another document):
+ * any problem is an error naming every line, before anything is sent.
+ */
+function fileEvents(text: string, defaultType: string, catalog: Catalog): LineEvent[] {
+  const check = (event: LineEvent["event"]) => {
+    const entry = catalog.find((candidate) => candidate.type === event.type);
+    if (!entry) return undefined;
+    const parsed = parseEvent(entry, stringifyJson(event.payload), { mode: "lossless" });
+    if (parsed.ok) return undefined;
+    const issue = parsed.issues[0];
+    return issue ? `${event.type} ${issue.pointer || "/"}: ${issue.message}` : parsed.message;
+  };
+  const { events, problems } = readEventLines(text, { defaultType, maxBytes: MAX_BATCH_BODY_BYTES, check });
+  if (problems.length > 0) {
+    const shown = problems.slice(0, SHOWN_PROBLEMS).map((p) => `line ${p.line}: ${p.message}`);
+    const more = problems.length > SHOWN_PROBLEMS ? `\n… and ${problems.length - SHOWN_PROBLEMS} more` : "";
+    throw new CliError(
+      `${problems.length} line${problems.length === 1 ? "" : "s"} of the file cannot be published; nothing was sent:\n${shown.join("\n")}${more}`,
+    );
+  }
+  if (events.length === 0) throw new CliError("The file holds no events (one JSON event per line).");
+  return events;
 }
 
 /** The sender refused a batch: its lines and why, and what was stored before it. */

@@ -1,10 +1,8 @@
-import type { LineEvent } from "./event-lines.js";
-
-/** Bytes of `{"events":[` and `]}` around a batch's events. */
-const BODY_FRAME_BYTES = '{"events":[]}'.length;
+import { BATCH_FRAME_BYTES as BODY_FRAME_BYTES, type LineEvent } from "./event-lines.js";
 
 /**
- * Splits events, in order, into batches of at most `maxEvents` events whose request body stays within `maxBytes`.
+ * Splits events, in order, into batches of at most `maxEvents` events whose `POST /events/batch` body stays within
+ * `maxBytes` (`MAX_BATCH_EVENTS` and `MAX_BATCH_BODY_BYTES` for the sender's).
  *
  * @example
  * ```ts
