@@ -347,7 +347,7 @@ describe.skipIf(!available)("the console in Chromium", { timeout: 120_000 }, () 
       mimeType: "application/x-ndjson",
       buffer: Buffer.from(lines.join("\n")),
     });
-    await senderPage.getByRole("button", { name: "Publish file" }).click();
+    await senderPage.getByRole("button", { name: "Send file" }).click();
     await senderPage
       .getByText("Published 3 events from plants.ndjson: 3 new, 0 duplicates.")
       .waitFor({ timeout: WAIT });
@@ -359,7 +359,7 @@ describe.skipIf(!available)("the console in Chromium", { timeout: 120_000 }, () 
       mimeType: "application/x-ndjson",
       buffer: Buffer.from('{"id": 4, "name": "Fern"}\n{not json\n'),
     });
-    await senderPage.getByRole("button", { name: "Publish file" }).click();
+    await senderPage.getByRole("button", { name: "Send file" }).click();
     const alert = senderPage.getByRole("alert");
     await alert.waitFor({ timeout: WAIT });
     expect(await alert.textContent()).toMatch(

@@ -66,7 +66,7 @@ export function PublishFileCard({ api, defaultType }: { api: SenderApi; defaultT
         onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)}
       />
       <button type="submit" disabled={action.busy || !file}>
-        Publish file
+        Send file
       </button>
       {progress && (
         <progress aria-label="Events published" value={progress.done} max={progress.total}>
