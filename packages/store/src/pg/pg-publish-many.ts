@@ -33,8 +33,9 @@ type Written = WrittenItem;
 
 /**
  * The PostgreSQL outbox's `publishMany`: every event checked first (`prepareBatch`), then one transaction (a
- * savepoint inside the caller's `tx`) with ONE insert-and-fan-out statement; keys stored before are read back and
- * must name the same event, or the whole batch rolls back with `InvalidBatchError`.
+ * savepoint inside the caller's `tx`; for a batch without keys, the one statement alone) with ONE
+ * insert-and-fan-out statement; keys stored before are read back and must name the same event, or the whole batch
+ * rolls back with `InvalidBatchError`.
  *
  * @example
  * ```ts
@@ -75,7 +76,13 @@ export function pgBatchPublisher(
       );
       return stored(ctx, client, batch.items, written);
     };
-    const written = options.tx ? await underSavepoint(options.tx, write) : await transaction(ctx, write);
+    // Without keys nothing is read back, so the one statement is the whole write: atomic without BEGIN … COMMIT.
+    const keyed = batch.items.some((item) => item.key !== null);
+    const written = options.tx
+      ? await underSavepoint(options.tx, write)
+      : keyed
+        ? await transaction(ctx, write)
+        : await write(ctx.pool);
     return batchResults(batch, written);
   };
 }
