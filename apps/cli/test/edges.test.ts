@@ -6,6 +6,7 @@ import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { styleText } from "node:util";
+import { DEFAULT_ADMIN_TIMEOUT_MS } from "@plant-store/admin-api";
 import {
   createSecret,
   createToken,
@@ -624,10 +625,11 @@ describe("usage errors are refused before anything is sent", () => {
     budget(34),
   ); // CLI processes, one after another
 
-  it("deliveries list --help names the delivery states and page sizes the sender takes", async () => {
+  it("deliveries list --help names the delivery states, page sizes and request deadline the sender takes", async () => {
     const help = (await cli(["deliveries", "list", "--help"])).stdout.replace(/\s+/g, " ");
     expect(help).toContain(DELIVERY_STATES.join(", "));
     expect(help).toContain(`1 to ${PAGE_SIZE.max} (the sender's default: ${PAGE_SIZE.default})`);
+    expect(help).toContain(`(default ${DEFAULT_ADMIN_TIMEOUT_MS})`);
   });
 
   it("a URL's password is never shown, also one holding a '/'", async () => {

@@ -5,14 +5,23 @@ import {
   type AdminRoute,
   adminRoutes,
 } from "@plant-store/admin-api";
+import { parseJsonLossless, toJsonPointer } from "@plant-store/core";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 
-/** An HTTP error with the contract's `{ error, message }` body. */
+/** One refused part of a request body, as the contract's `Problem`. */
+export interface Problem {
+  pointer: string;
+  index?: number;
+  message: string;
+}
+
+/** An HTTP error with the contract's `{ error, message }` body (and `problems`, when it names refused parts). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly problems?: readonly Problem[],
   ) {
     super(message);
   }
@@ -66,6 +75,7 @@ export function registerRoutes<Loaded extends Partial<Record<AdminOperationId, u
       method: route.method,
       url: route.path.replace(/\{([^}]+)\}/g, ":$1"),
       config: { auth: route.auth !== false },
+      ...(route.body?.limit !== undefined && { bodyLimit: route.body.limit }),
       handler: async (request, reply) => {
         const params = parse(route.params, request.params);
         const loaded = handler.load ? await handler.load(params as never) : undefined;
@@ -73,7 +83,7 @@ export function registerRoutes<Loaded extends Partial<Record<AdminOperationId, u
           params,
           query: parse(route.query, request.query),
           headers: route.headers ? parse(route.headers, headerValues(route.headers, request)) : {},
-          body: route.body ? parse(route.body.schema, bodyOf(route.body, request)) : undefined,
+          body: route.body ? parseBody(route.body, bodyOf(route.body, request)) : undefined,
         };
         const answer = await handler.handle(input as never, { loaded, request, reply });
         if ((answer as unknown) === reply) return reply;
@@ -88,6 +98,43 @@ function parse(schema: z.ZodType | undefined, value: unknown): unknown {
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   throw new ApiError(400, result.error.issues[0]?.message ?? "The request is not valid.");
+}
+
+/**
+ * A body by its route's schema: the first problem answers 400, or for a `lossless` body every problem answers 422
+ * with its JSON pointer, and an array over its maximum 413.
+ */
+function parseBody(body: NonNullable<AdminRoute["body"]>, value: unknown): unknown {
+  if (!body.lossless) return parse(body.schema, value);
+  const result = body.schema.safeParse(value);
+  if (result.success) return result.data;
+  const tooBig = result.error.issues.find((issue) => issue.code === "too_big" && issue.origin === "array");
+  if (tooBig) throw new ApiError(413, tooBig.message);
+  throw refused(
+    result.error.issues.map((issue) => ({
+      pointer: toJsonPointer(issue.path),
+      ...(issue.path[0] === "events" && typeof issue.path[1] === "number" && { index: issue.path[1] }),
+      message: issue.message,
+    })),
+  );
+}
+
+/**
+ * A 422 naming every refused part of the body (nothing was done): the message names the first and how many.
+ *
+ * @example
+ * ```ts
+ * throw refused([{ pointer: "/events/3/payload/name", index: 3, message: "Required" }]);
+ * ```
+ */
+export function refused(problems: readonly Problem[]): ApiError {
+  const first = problems[0];
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more; see problems)` : "";
+  return new ApiError(
+    422,
+    `Refused, nothing stored: ${first?.pointer || "/"}: ${first?.message}${more}`,
+    problems,
+  );
 }
 
 /**
@@ -116,7 +163,7 @@ function bodyOf(body: NonNullable<AdminRoute["body"]>, request: FastifyRequest):
   if (body.raw) return request.body;
   let value: unknown;
   try {
-    value = JSON.parse(request.body);
+    value = body.lossless ? parseJsonLossless(request.body) : JSON.parse(request.body);
   } catch {
     throw new ApiError(400, "The body is not valid JSON.");
   }

@@ -35,14 +35,14 @@ export function senderTracer(): () => Tracer | undefined {
  * request's span, when there is one; active while `run` writes, so an instrumented database client nests under it)
  * and hands `run` that span's context as a carrier to store with the message; every attempt continues from it.
  * Without a tracer `run` gets `undefined` and nothing else happens. `eventType` is `undefined` for a type the catalog
- * does not hold: the span is then just `publish` (span names stay few).
+ * does not hold, or for a batch: the span is then just `publish` (span names stay few).
  *
  * @example
  * ```ts
  * await tracePublish(tracer(), "newPlant", (traceContext) => store.outbox.publish(body, { traceContext }));
  * ```
  */
-export async function tracePublish<T extends { messageId: string }>(
+export async function tracePublish<T extends object>(
   tracer: Tracer | undefined,
   eventType: string | undefined,
   run: (traceContext: TraceCarrier | undefined) => Promise<T>,
@@ -64,7 +64,9 @@ export async function tracePublish<T extends { messageId: string }>(
   );
   try {
     const result = await context.with(trace.setSpan(parent, span), run, undefined, spanCarrier(span));
-    span.setAttribute(A.messagingMessageId, result.messageId);
+    // A batch's span stands for several messages: it names none.
+    const { messageId } = result as { messageId?: unknown };
+    if (typeof messageId === "string") span.setAttribute(A.messagingMessageId, messageId);
     return result;
   } catch (error) {
     // The store's error code (`invalid_event`, `idempotency_conflict`, …): a few values, never the input.

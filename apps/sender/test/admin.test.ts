@@ -3,6 +3,8 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { MAX_BATCH_BODY_BYTES } from "@plant-store/admin-api";
+import { MAX_BATCH_EVENTS } from "@plant-store/core";
 import { catalog } from "@plant-store/spec";
 import { loadCatalog } from "@plant-store/spec/load";
 import { Validator } from "@seriousme/openapi-schema-validator";
@@ -324,6 +326,113 @@ describe("admin API over a real socket", () => {
       headers: { authorization: `Bearer ${ADMIN}` },
     });
     expect(await message.text()).toContain('"payload":{"id":9223372036854775807,"name":"Largest"}');
+  });
+
+  it("publishes a batch: 202 with one answer per event in order, duplicates by key, int64 ids kept exactly", async () => {
+    const sub = await api(sender.url, "POST", "/subscriptions", {
+      url: "http://127.0.0.1:9/batch",
+      token: TOKEN,
+    });
+    expect(sub.status).toBe(201);
+    const before = await api(sender.url, "POST", "/events", '{"id":1,"name":"Fern"}', {
+      "idempotency-key": "b-1",
+    });
+    const body = `{"events":[
+      {"payload":{"id":1,"name":"Fern"},"idempotencyKey":"b-1"},
+      {"payload":{"id":9223372036854775806,"name":"Large"},"idempotencyKey":"b-2"},
+      {"payload":{"id":9223372036854775806,"name":"Large"},"idempotencyKey":"b-2"},
+      {"payload":{"id":4,"name":"Moss"},"type":"newPlant"}]}`;
+    const res = await api(sender.url, "POST", "/events/batch", body);
+    expect(res.status).toBe(202);
+    const data = res.body.data as { messageId: string; duplicate: boolean; deliveries: number }[];
+    expect(data.map((d) => d.duplicate)).toEqual([true, false, true, false]);
+    expect(data[0]?.messageId).toBe(before.body.messageId);
+    expect(data[2]?.messageId).toBe(data[1]?.messageId);
+    expect(new Set(data.map((d) => d.messageId)).size).toBe(3);
+    expect(data.every((d) => d.deliveries > 0)).toBe(true);
+    const large = await fetch(`${sender.url}/messages/${data[1]?.messageId}`, {
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    expect(await large.text()).toContain('"payload":{"id":9223372036854775806,"name":"Large"}');
+    const deliveries = await api(sender.url, "GET", `/deliveries?subscriptionId=${sub.body.id}`);
+    expect(deliveries.body.data).toHaveLength(3);
+  });
+
+  it("refuses a batch with an invalid event at index k (422 naming each index and pointer) and stores none of it", async () => {
+    const sub = await api(sender.url, "POST", "/subscriptions", {
+      url: "http://127.0.0.1:9/refused",
+      token: TOKEN,
+    });
+    const count = async () =>
+      (await api(sender.url, "GET", `/deliveries?subscriptionId=${sub.body.id}`)).body.data.length as number;
+    const stored = await api(sender.url, "POST", "/events", '{"id":1,"name":"Fern"}', {
+      "idempotency-key": "r-1",
+    });
+    expect(stored.status).toBe(202);
+    const events = [
+      { payload: { id: 10, name: "Fern" } },
+      { payload: { id: 11 } },
+      { payload: { id: 12, name: "Fern" }, type: "plantEaten" },
+      { payload: { id: 13, name: "Other" }, idempotencyKey: "r-1" },
+      { payload: { id: 14, name: "Fern" } },
+    ];
+    const res = await api(sender.url, "POST", "/events/batch", { events });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe(422);
+    expect(res.body.message).toContain("/events/1/payload");
+    expect(res.body.problems.map((p: { index: number; pointer: string }) => [p.index, p.pointer])).toEqual([
+      [1, "/events/1/payload/name"],
+      [2, "/events/2/type"],
+    ]);
+    // A key stored before for another event is found when the batch is written, and refuses it all the same.
+    const reused = await api(sender.url, "POST", "/events/batch", {
+      events: [events[0], events[3], events[4]],
+    });
+    expect(reused.status).toBe(422);
+    expect(reused.body.problems).toEqual([
+      { index: 1, pointer: "/events/1/idempotencyKey", message: expect.stringContaining("different event") },
+    ]);
+    // Envelope problems are named the same way, every one of them.
+    const envelope = await api(sender.url, "POST", "/events/batch", {
+      events: [{ payload: { id: 1, name: "A" }, idempotencyKey: " bad" }, { type: "newPlant" }],
+    });
+    expect(envelope.status).toBe(422);
+    expect(envelope.body.problems.map((p: { pointer: string }) => p.pointer)).toEqual([
+      "/events/0/idempotencyKey",
+      "/events/1/payload",
+    ]);
+    expect(await count()).toBe(1);
+  });
+
+  it("413 for a batch over the event count or the byte cap; 400 for a body that is no batch", async () => {
+    const many = {
+      events: Array.from({ length: MAX_BATCH_EVENTS + 1 }, (_, i) => ({ payload: { id: i, name: "F" } })),
+    };
+    const tooMany = await api(sender.url, "POST", "/events/batch", many);
+    expect(tooMany.status).toBe(413);
+    expect(tooMany.body).toEqual({ error: 413, message: expect.stringContaining(`${MAX_BATCH_EVENTS}`) });
+    // Judged by its Content-Length before a byte of the body is read.
+    const tooBig = await rawRequest(sender.url, "POST", "/events/batch", [
+      `authorization: Bearer ${ADMIN}`,
+      "content-type: application/json",
+      `content-length: ${MAX_BATCH_BODY_BYTES + 1}`,
+    ]);
+    expect(tooBig.status).toBe(413);
+    expect(JSON.parse(tooBig.body)).toEqual({
+      error: 413,
+      message: `The body is larger than ${MAX_BATCH_BODY_BYTES} bytes.`,
+    });
+    // The other routes keep their own cap.
+    const single = await api(sender.url, "POST", "/events", { id: 1, name: "x".repeat(100_000) });
+    expect(single.status).toBe(413);
+    expect(single.body.message).not.toContain(`${MAX_BATCH_BODY_BYTES}`);
+    for (const body of ["[]", '{"events":"x"}', "{not json"]) {
+      const res = await api(sender.url, "POST", "/events/batch", body);
+      expect([400, 422], body).toContain(res.status);
+      expect(res.body.error).toBe(res.status);
+    }
+    expect((await api(sender.url, "POST", "/events/batch", "[]")).status).toBe(400);
+    expect((await api(sender.url, "POST", "/events/batch", "{not json")).status).toBe(400);
   });
 
   it("400 for two Idempotency-Key header lines (Node would join them into one key)", async () => {

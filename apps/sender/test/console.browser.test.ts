@@ -333,6 +333,40 @@ describe.skipIf(!available)("the console in Chromium", { timeout: 120_000 }, () 
     expect(await senderPage.locator("tbody tr .badge-failed").count()).toBe(0);
   });
 
+  it("publishes a file of events (NDJSON) in batches; a file with a line it cannot read sends nothing", async () => {
+    await senderPage.getByRole("link", { name: "Publish" }).click();
+    const lines = [
+      `{"id": ${BIG_ID}, "name": "Largest"}`,
+      '{"payload": {"id": 2, "name": "Moss"}, "idempotencyKey": "file-2"}',
+      "",
+      '{"id": 3, "name": "Fern"}',
+    ];
+    const upload = senderPage.getByLabel(/NDJSON file/);
+    await upload.setInputFiles({
+      name: "plants.ndjson",
+      mimeType: "application/x-ndjson",
+      buffer: Buffer.from(lines.join("\n")),
+    });
+    await senderPage.getByRole("button", { name: "Send file" }).click();
+    await senderPage
+      .getByText("Published 3 events from plants.ndjson: 3 new, 0 duplicates.")
+      .waitFor({ timeout: WAIT });
+    expect(await senderPage.getByLabel("Events published").getAttribute("value")).toBe("3");
+    await accessible(senderPage);
+
+    await upload.setInputFiles({
+      name: "broken.ndjson",
+      mimeType: "application/x-ndjson",
+      buffer: Buffer.from('{"id": 4, "name": "Fern"}\n{not json\n'),
+    });
+    await senderPage.getByRole("button", { name: "Send file" }).click();
+    const alert = senderPage.getByRole("alert");
+    await alert.waitFor({ timeout: WAIT });
+    expect(await alert.textContent()).toMatch(
+      /1 line of the file cannot be published; nothing was sent: line 2: not JSON/,
+    );
+  });
+
   it("never puts a token in a URL, in localStorage or in a log line, and breaks no CSP rule", async () => {
     for (const [page, token] of [
       [senderPage, SENDER_ADMIN],

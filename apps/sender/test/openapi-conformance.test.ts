@@ -141,6 +141,7 @@ describe("apps/sender/openapi.json against the running sender", () => {
       rotateCredential: { body: '{"kind":"secret","graceSeconds":60}' },
       recoverSubscription: { body: '{"since":"2020-01-01T00:00:00Z"}' },
       publishEvent: { body: '{"id":8,"name":"Ivy"}', headers: { "idempotency-key": "probe-1" } },
+      publishEvents: { body: '{"events":[{"payload":{"id":9,"name":"Ivy"},"idempotencyKey":"probe-2"}]}' },
       listEventTypes: {},
       getMessage: {},
       listDeliveries: { path: "/deliveries?state=pending&limit=5" },

@@ -1,4 +1,6 @@
+import { stringifyJson } from "@plant-store/core";
 import type { z } from "zod";
+import { DEFAULT_ADMIN_TIMEOUT_MS } from "./defaults.js";
 import {
   type AdminAnswer,
   type AdminOperationId,
@@ -7,8 +9,7 @@ import {
   adminRoutes,
 } from "./routes.js";
 
-/** The admin client's deadline per request, unless configured. */
-export const DEFAULT_ADMIN_TIMEOUT_MS = 30_000;
+export { DEFAULT_ADMIN_TIMEOUT_MS };
 
 /** Options of {@link createAdminClient}. */
 export interface AdminClientOptions {
@@ -109,7 +110,7 @@ async function callRoute(
       ? undefined
       : typeof req.body === "string" || req.body instanceof Uint8Array
         ? req.body
-        : JSON.stringify(req.body);
+        : stringifyJson(req.body);
   let res: Response;
   try {
     // Called as a function, not as a method of `config`: a browser's fetch throws "Illegal invocation" there.

@@ -13,6 +13,8 @@
  *
  * @module
  */
+
+export { batches } from "./batches.js";
 export {
   type AdminCall,
   type AdminClient,
@@ -21,6 +23,8 @@ export {
   createAdminClient,
   DEFAULT_ADMIN_TIMEOUT_MS,
 } from "./client.js";
+export { MAX_BATCH_BODY_BYTES } from "./defaults.js";
+export { BATCH_FRAME_BYTES, type LineEvent, type LineProblem, readEventLines } from "./event-lines.js";
 export { buildAdminOpenApi } from "./openapi.js";
 export {
   type AdminAnswer,

@@ -1,4 +1,6 @@
+import { MAX_BATCH_EVENTS } from "@plant-store/core";
 import type { z } from "zod";
+import { MAX_BATCH_BODY_BYTES } from "./defaults.js";
 import * as s from "./schemas.js";
 
 /** The answer a route gives when it succeeds. */
@@ -24,11 +26,22 @@ export interface AdminRoute {
   query?: z.ZodObject;
   /** Request headers (lower-case names); each may be given on one header line only. */
   headers?: z.ZodObject;
-  /** `raw`: the JSON text is passed on as received (not parsed into an object). */
-  body?: { schema: z.ZodType; required: boolean; raw?: true; description?: string };
+  /**
+   * `raw`: the JSON text is passed on as received (not parsed into an object). `lossless`: parsed with int64
+   * integers kept exact (as `bigint`), and every problem the schema finds answers 422 with its JSON pointer (an
+   * array over its maximum answers 413). `limit`: this route's body cap in bytes, instead of the sender's.
+   */
+  body?: {
+    schema: z.ZodType;
+    required: boolean;
+    raw?: true;
+    lossless?: true;
+    limit?: number;
+    description?: string;
+  };
   ok: SuccessAnswer;
   /** Error statuses particular to this route, with what they mean (the common ones are added for every route). */
-  errors?: Partial<Record<400 | 404 | 409 | 415 | 422 | 503, string>>;
+  errors?: Partial<Record<400 | 404 | 409 | 413 | 415 | 422 | 503, string>>;
 }
 
 /**
@@ -151,6 +164,29 @@ export const adminRoutes = {
       400: "The event type is not one of the contract's webhooks (the message lists them), or the body is not JSON.",
       409: "The Idempotency-Key was already used for a different event.",
       422: "The JSON does not match the event's schema; the message names each problem.",
+    },
+  },
+  publishEvents: {
+    method: "POST",
+    path: "/events/batch",
+    tag: "events",
+    summary: "Publish a batch of events, all or nothing",
+    description: `Up to ${MAX_BATCH_EVENTS} events in one transaction: either every event is stored (each fanned out as by POST /events) or, when any is refused, none is, and the 422 names every refused event by index and JSON pointer.`,
+    body: {
+      schema: s.PublishBatchInput,
+      required: true,
+      lossless: true,
+      limit: MAX_BATCH_BODY_BYTES,
+      description: `UTF-8 JSON of at most ${MAX_BATCH_BODY_BYTES} bytes; integers beyond 2^53 are kept exact.`,
+    },
+    ok: {
+      status: 202,
+      description: "Every event stored; deliveries are queued. One answer per event, in order.",
+      schema: s.PublishedBatch,
+    },
+    errors: {
+      413: `The body is over ${MAX_BATCH_BODY_BYTES} bytes, or holds more than ${MAX_BATCH_EVENTS} events: split it.`,
+      422: "Events are refused (invalid JSON for their type, an unknown type, a bad or reused Idempotency key); nothing is stored; `problems` names each.",
     },
   },
   listEventTypes: {

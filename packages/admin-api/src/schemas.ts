@@ -5,6 +5,7 @@ import {
   EVENT_TYPE_PATTERN,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_RULE,
+  MAX_BATCH_EVENTS,
   MAX_DISABLE_REASON_LENGTH,
   MAX_GRACE_MS,
   PAGE_SIZE,
@@ -247,6 +248,43 @@ export const RecoverInput = z.object({
  */
 export const PublishBody = documentedAs(z.string(), newPlantRef);
 
+/** One event of `POST /events/batch`: what `POST /events` takes in its body, query and header. */
+export const BatchEventInput = z
+  .strictObject({
+    payload: documentedAs(
+      z.custom<Record<string, unknown>>((value) => value !== undefined, {
+        error: "payload is required: the event's JSON.",
+      }),
+      {
+        ...newPlantRef,
+        description: "The event (New Plant unless `type` says otherwise), validated by the store.",
+      },
+    ),
+    type: eventType.optional().meta({ description: "The event type (operationId); default newPlant." }),
+    idempotencyKey: z
+      .string()
+      .regex(IDEMPOTENCY_KEY_PATTERN, { error: `idempotencyKey must be ${IDEMPOTENCY_KEY_RULE}.` })
+      .optional()
+      .meta({
+        description:
+          "As the Idempotency-Key header of POST /events: a key stored before (or used earlier in the batch) for the same event answers with that message, `duplicate: true`.",
+      }),
+  })
+  .meta({ id: "BatchEvent" });
+
+/**
+ * Body of `POST /events/batch`: 1 to `MAX_BATCH_EVENTS` events, stored all or nothing. Parsed losslessly (int64
+ * ids stay exact); each payload is stored as core serializes it.
+ */
+export const PublishBatchInput = z
+  .strictObject({
+    events: z
+      .array(BatchEventInput)
+      .min(1, { error: "events must hold at least one event." })
+      .max(MAX_BATCH_EVENTS, { error: `A batch holds at most ${MAX_BATCH_EVENTS} events; split it.` }),
+  })
+  .meta({ id: "PublishBatch" });
+
 /** Query of `POST /events`: which webhook of the contract the body is. */
 export const PublishQuery = z.object({
   type: eventType.optional().meta({
@@ -258,7 +296,27 @@ export const PublishQuery = z.object({
 // --- answers --------------------------------------------------------------------------------------------------
 
 /** Every error: `{ error, message }`. */
-export const ErrorBody = z.object({ error: z.int(), message: z.string() }).meta({ id: "Error" });
+/** One refused part of a request: where (a JSON pointer into the body) and why. */
+export const Problem = z
+  .object({
+    pointer: z
+      .string()
+      .meta({ description: "JSON pointer into the request body, e.g. /events/3/payload/name." }),
+    index: z.int().optional().meta({ description: "For a batch: the index of the refused event." }),
+    message: z.string(),
+  })
+  .meta({ id: "Problem" });
+
+export const ErrorBody = z
+  .object({
+    error: z.int(),
+    message: z.string(),
+    problems: z.array(Problem).optional().meta({
+      description:
+        "On a 422 of POST /events/batch: every refused part, by JSON pointer (nothing was stored).",
+    }),
+  })
+  .meta({ id: "Error" });
 
 /** A subscription (its credentials are never shown again after creation or rotation). */
 export const Subscription = z
@@ -310,6 +368,9 @@ export const Published = z
     duplicate: z.boolean(),
   })
   .meta({ id: "Published" });
+
+/** The answer of `POST /events/batch`: one `Published` per event, in the order sent. */
+export const PublishedBatch = z.object({ data: z.array(Published) }).meta({ id: "PublishedBatch" });
 
 /** A published message and its payload exactly as published. */
 export const Message = z

@@ -50,6 +50,23 @@ describe("createAdminClient over a real socket", () => {
     });
   });
 
+  it("sends a batch as one JSON body, int64 ids as exact literals, and checks it with the route's schema", async () => {
+    const client = createAdminClient({ baseUrl: base, token: TOKEN });
+    answer = { status: 202, body: '{"data":[{"messageId":"msg_1","deliveries":1,"duplicate":false}]}' };
+    const events = [
+      { payload: { id: 9_223_372_036_854_775_807n, name: "Largest" }, idempotencyKey: "k-1" },
+      { payload: { id: 2, name: "Moss" }, type: "newPlant" },
+    ];
+    expect(client.check("publishEvents", { body: { events } })).toEqual({ ok: true });
+    const result = await client.call("publishEvents", { body: { events } });
+    expect(result).toMatchObject({ ok: true, status: 202, value: { data: [{ messageId: "msg_1" }] } });
+    expect(seen.at(-1)).toMatchObject({ method: "POST", url: "/admin/events/batch" });
+    expect(seen.at(-1)?.body).toBe(
+      '{"events":[{"payload":{"id":9223372036854775807,"name":"Largest"},"idempotencyKey":"k-1"},{"payload":{"id":2,"name":"Moss"},"type":"newPlant"}]}',
+    );
+    expect(client.check("publishEvents", { body: { events: [] } })).toMatchObject({ ok: false });
+  });
+
   it("returns every failure as a value: the sender's message, a redirect, not JSON, unreachable", async () => {
     const client = createAdminClient({ baseUrl: base, token: TOKEN });
     answer = { status: 404, body: '{"error":404,"message":"No subscription sub_x."}' };

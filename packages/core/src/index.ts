@@ -61,6 +61,7 @@ export {
   IDEMPOTENCY_KEY_RULE,
   isDeliveryState,
   isIdempotencyKey,
+  MAX_BATCH_EVENTS,
   MAX_DISABLE_REASON_LENGTH,
   MAX_GRACE_MS,
   MAX_IDEMPOTENCY_KEY_LENGTH,
@@ -97,6 +98,8 @@ export {
   isMessageId,
   type MessageIdOptions,
 } from "./ids.js";
+export { parseJsonLossless } from "./json/parse-lossless.js";
+export { toJsonPointer } from "./json/pointer.js";
 export { isPlainJsonText, stringifyJson } from "./json/stringify.js";
 export {
   createMemoryDedup,

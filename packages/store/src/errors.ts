@@ -92,6 +92,39 @@ export class InvalidEventError extends StoreError {
   }
 }
 
+/** Why one event of a batch was refused: its index, the error code `publish` would give, and its issues. */
+export interface BatchProblem {
+  index: number;
+  code: string;
+  message: string;
+  /** For `invalid_event`: each offending JSON pointer within the event. */
+  issues?: ReadonlyArray<{ pointer: string; message: string }>;
+}
+
+/**
+ * A `publishMany` batch was refused as a whole (nothing stored): `problems` names every event that is invalid or
+ * reuses an idempotency key for a different event, by index, in index order.
+ *
+ * @example
+ * ```ts
+ * try { await store.outbox.publishMany(events); } catch (e) {
+ *   if (e instanceof InvalidBatchError) for (const p of e.problems) console.log(p.index, p.message);
+ * }
+ * ```
+ */
+export class InvalidBatchError extends StoreInputError {
+  override name = "InvalidBatchError";
+  readonly problems: readonly BatchProblem[];
+  constructor(problems: readonly BatchProblem[]) {
+    const first = problems[0];
+    super(
+      "invalid_batch",
+      `${problems.length} of the batch's events ${problems.length === 1 ? "is" : "are"} refused, so none is stored; the first, at index ${first?.index}: ${first?.message}`,
+    );
+    this.problems = problems;
+  }
+}
+
 /**
  * A record does not exist (`not_found`) or is in a state that forbids the operation
  * (`lease_lost`, `delivery_in_flight`, `subscription_disabled`, `idempotency_conflict`).

@@ -13,7 +13,7 @@
  */
 
 /** Re-exported from `@plant-store/core`, where the outbox's rules are defined once. */
-export { DELIVERY_STATES, MAX_GRACE_MS } from "@plant-store/core";
+export { DELIVERY_STATES, MAX_BATCH_EVENTS, MAX_GRACE_MS } from "@plant-store/core";
 export { activeSecrets } from "./active-secrets.js";
 export type {
   HeaderInput,
@@ -27,6 +27,7 @@ export type {
 } from "./api/inbox.js";
 export type {
   AttemptInput,
+  BatchEvent,
   ClaimedDelivery,
   ClaimOptions,
   Delivery,
@@ -37,6 +38,7 @@ export type {
   Outbox,
   OutboxMessage,
   OutboxStats,
+  PublishManyOptions,
   PublishOptions,
   PublishResult,
   RecordedOutcome,
@@ -54,6 +56,8 @@ export type {
   UpdateSubscriptionInput,
 } from "./api/subscriptions.js";
 export {
+  type BatchProblem,
+  InvalidBatchError,
   InvalidEventError,
   StoreConfigError,
   StoreConflictError,

@@ -64,6 +64,51 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     }
   });
 
+  it("publishes a batch inside the caller's transaction; a refused batch leaves the caller's work standing", async () => {
+    const store = await backend.open();
+    await store.subscriptions.create({ url: "https://a.example/", token: "psk_t" });
+    await store.outbox.publish('{"id":9,"name":"Moss"}', { idempotencyKey: "o-9" });
+    const client = await app.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("CREATE TEMP TABLE orders (id int) ON COMMIT DROP");
+      await client.query("INSERT INTO orders VALUES (1)");
+      const refused = await store.outbox
+        .publishMany(
+          [
+            { event: '{"id":1,"name":"Fern"}', idempotencyKey: "o-1" },
+            { event: '{"id":2,"name":"Fern"}', idempotencyKey: "o-9" },
+          ],
+          { tx: client },
+        )
+        .catch((e: unknown) => e);
+      expect(refused).toMatchObject({
+        code: "invalid_batch",
+        problems: [{ index: 1, code: "idempotency_conflict" }],
+      });
+      // The caller's transaction is still usable, and holds none of the refused batch.
+      expect((await client.query("SELECT count(*)::int AS n FROM orders")).rows[0].n).toBe(1);
+      const batch = await store.outbox.publishMany(
+        [{ event: '{"id":1,"name":"Fern"}', idempotencyKey: "o-1" }, { event: '{"id":2,"name":"Fern"}' }],
+        { tx: client },
+      );
+      expect(await store.outbox.getMessage(batch[0]!.messageId)).toBeNull(); // not before the commit
+      await client.query("COMMIT");
+      expect((await store.outbox.getMessage(batch[0]!.messageId))?.idempotencyKey).toBe("o-1");
+      expect(await store.outbox.stats()).toMatchObject({ pending: 3 });
+
+      await client.query("BEGIN");
+      const rolledBack = await store.outbox.publishMany([{ event: '{"id":3,"name":"Fern"}' }], {
+        tx: client,
+      });
+      await client.query("ROLLBACK");
+      expect(await store.outbox.getMessage(rolledBack[0]!.messageId)).toBeNull();
+      expect(await store.outbox.stats()).toMatchObject({ pending: 3 });
+    } finally {
+      client.release();
+    }
+  });
+
   it("streams another instance's inbox writes via NOTIFY, including a late-committing lower seq", async () => {
     const reader = await backend.open();
     const writer = await backend.open();

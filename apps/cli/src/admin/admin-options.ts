@@ -1,3 +1,4 @@
+import { DEFAULT_ADMIN_TIMEOUT_MS } from "@plant-store/admin-api/defaults";
 import { type Command, Option } from "commander";
 
 /** The help of the admin command groups: one example of each. */
@@ -22,7 +23,7 @@ export function adminOptions(command: Command, ...examples: string[]): Command {
   command
     .addOption(new Option("--sender-url <url>", "the sender's admin API").env("PLANT_STORE_SENDER_URL"))
     .addOption(new Option("--admin-token <token>", "admin bearer token").env("PLANT_STORE_ADMIN_TOKEN"))
-    .option("--timeout <ms>", "per request to the sender (default 30000)")
+    .option("--timeout <ms>", `per request to the sender, in ms (default ${DEFAULT_ADMIN_TIMEOUT_MS})`)
     .option("--json", "machine-readable output");
   if (examples.length === 0) return command;
   return command.addHelpText(

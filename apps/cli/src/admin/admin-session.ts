@@ -34,6 +34,16 @@ export interface AdminSession {
   check<Op extends AdminOperationId>(operation: Op, request: AdminRequest<Op>): AdminRequest<Op>;
   /** The sender's answer; no answer, or a non-2xx one, is an error (exit 1). */
   call<Op extends AdminOperationId>(operation: Op, request: AdminRequest<Op>): Promise<AdminAnswer<Op>>;
+  /**
+   * The sender's answer, or its refusal as a value (status, message and body, e.g. a 422's `problems`) for a
+   * command that explains it in its own terms; no answer at all is an error (exit 1).
+   */
+  send<Op extends AdminOperationId>(
+    operation: Op,
+    request: AdminRequest<Op>,
+  ): Promise<
+    { ok: true; value: AdminAnswer<Op> } | { ok: false; status: number; message: string; body: unknown }
+  >;
   /** A text flag's value; given but empty is a usage error. */
   text(key: string): string | undefined;
 }
@@ -92,6 +102,11 @@ export function adminSession(options: AdminOptions): AdminSession {
     },
     call: async (operation, request) =>
       answerOf(await client.call(operation, request), base, timeoutMs, options.json === true),
+    send: async (operation, request) => {
+      const result = await client.call(operation, request);
+      if (!result.ok && result.kind === "status") return result;
+      return { ok: true, value: answerOf(result, base, timeoutMs, false) };
+    },
     text: (key) => notEmpty(`--${key}`, options[key] as string | undefined),
   };
 }

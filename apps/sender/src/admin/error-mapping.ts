@@ -22,13 +22,14 @@ type ErrorHandler = (
  */
 export function adminErrorHandler(options: { bodyLimit: number; logger: Logger | undefined }): ErrorHandler {
   return (error, request, reply) => {
-    if (error instanceof ApiError) return sendError(reply, error.status, error.message);
+    if (error instanceof ApiError) return sendError(reply, error.status, error.message, error.problems);
     if (error instanceof InvalidEventError)
       return sendError(reply, error.kind === "json" ? 400 : 422, error.message);
     if (error instanceof StoreConflictError) return sendError(reply, 409, error.message);
     if (error instanceof StoreInputError) return sendError(reply, 400, error.message);
     if (error.statusCode && error.statusCode < 500) {
-      return sendError(reply, error.statusCode, clientErrorMessage(error, options.bodyLimit));
+      const limit = request.routeOptions.bodyLimit ?? options.bodyLimit;
+      return sendError(reply, error.statusCode, clientErrorMessage(error, limit));
     }
     options.logger?.error(
       { path: logText(request.url), error: logText(error.message) },

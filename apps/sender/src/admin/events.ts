@@ -1,14 +1,15 @@
 import type { AdminInput } from "@plant-store/admin-api";
 import { type Catalog, DEFAULT_EVENT_TYPE } from "@plant-store/spec";
+import { type BatchProblem, InvalidBatchError } from "@plant-store/store";
 import type { FastifyReply } from "fastify";
-import { ApiError } from "../route-table.js";
+import { ApiError, type Problem, refused } from "../route-table.js";
 import { tracePublish } from "../tracing.js";
 import type { AdminContext, ResourceHandlers } from "./context.js";
 
 const decoder = new TextDecoder();
 
 /**
- * The routes tagged `events`: publish an event, list the event types, get a published message.
+ * The routes tagged `events`: publish an event or a batch, list the event types, get a published message.
  *
  * @example
  * ```ts
@@ -18,6 +19,7 @@ const decoder = new TextDecoder();
 export function eventHandlers(context: AdminContext): ResourceHandlers<"events"> {
   return {
     publishEvent: { handle: (input) => publishEvent(context, input) },
+    publishEvents: { handle: (input) => publishEvents(context, input) },
     listEventTypes: { handle: async () => ({ data: [...context.catalog] }) },
     getMessage: { handle: (input, { reply }) => getMessage(context, input, reply) },
   };
@@ -53,6 +55,50 @@ async function publishEvent(
   );
   return { messageId: result.messageId, deliveries: result.deliveries, duplicate: result.duplicate };
 }
+
+/** A batch: every event stored in one transaction, or none and a 422 naming each refused one. */
+async function publishEvents(
+  { store, catalog, tracer }: AdminContext,
+  { body }: AdminInput<"publishEvents">,
+) {
+  const { results } = await tracePublish(tracer(), undefined, async (traceContext) => {
+    try {
+      const events = body.events.map((e) => ({
+        event: e.payload,
+        ...(e.type !== undefined && { eventType: e.type }),
+        ...(e.idempotencyKey !== undefined && { idempotencyKey: e.idempotencyKey }),
+        ...(traceContext && { traceContext }),
+      }));
+      return { results: await store.outbox.publishMany(events, { mode: "lossless", catalog }) };
+    } catch (error) {
+      if (error instanceof InvalidBatchError) throw refused(error.problems.flatMap(batchProblem));
+      throw error;
+    }
+  });
+  return {
+    data: results.map((r) => ({ messageId: r.messageId, deliveries: r.deliveries, duplicate: r.duplicate })),
+  };
+}
+
+/** Where in the request body a refused event's problem is: its payload's pointers, its type or its key. */
+function batchProblem({ index, code, message, issues }: BatchProblem): Problem[] {
+  const at = `/events/${index}`;
+  if (issues?.length) {
+    return issues.map((issue) => ({
+      pointer: `${at}/payload${issue.pointer}`,
+      index,
+      message: issue.message,
+    }));
+  }
+  const field = FIELD_OF_CODE[code];
+  return [{ pointer: field ? `${at}/${field}` : at, index, message }];
+}
+
+const FIELD_OF_CODE: Record<string, string> = {
+  unknown_event_type: "type",
+  invalid_idempotency_key: "idempotencyKey",
+  idempotency_conflict: "idempotencyKey",
+};
 
 async function getMessage(
   { store }: AdminContext,

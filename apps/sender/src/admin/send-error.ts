@@ -8,9 +8,14 @@ import type { FastifyReply } from "fastify";
  * return sendError(reply, 404, "No subscription sub_x.");
  * ```
  */
-export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  problems?: readonly unknown[],
+): FastifyReply {
   return reply
     .code(status)
     .header("content-type", "application/json; charset=utf-8")
-    .send({ error: status, message });
+    .send(problems ? { error: status, message, problems } : { error: status, message });
 }

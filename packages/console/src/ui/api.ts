@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The refused parts the sender named (a batch's 422), each by JSON pointer and index. */
+    readonly problems: readonly { pointer: string; index?: number; message: string }[] = [],
   ) {
     super(message);
   }

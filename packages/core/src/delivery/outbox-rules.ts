@@ -85,6 +85,12 @@ export function failureReason(outcome: {
   return outcome.error ?? (outcome.status == null ? null : `status ${outcome.status}`);
 }
 
+/**
+ * The most events one batch publish (`outbox.publishMany`, the admin API's `POST /events/batch`) takes: the store
+ * refuses more, and a client splits a larger set into batches of at most this many.
+ */
+export const MAX_BATCH_EVENTS = 1000;
+
 /** Page sizes of every list (deliveries, inbox events): `limit` is 1 to `max`, `default` when not given. */
 export const PAGE_SIZE = { default: 50, max: 1000 } as const;
 

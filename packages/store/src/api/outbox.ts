@@ -49,6 +49,28 @@ export interface PublishResult {
   createdAt: Date;
 }
 
+/** One event of `publishMany`: the event and what `publish` would take beside it, per event. */
+export interface BatchEvent {
+  /** A New Plant (or `eventType`'s) object, or its JSON text or UTF-8 bytes, as `publish` takes it. */
+  event: unknown;
+  /** As `PublishOptions.eventType`; default `DEFAULT_EVENT_TYPE`. */
+  eventType?: string | undefined;
+  /** As `PublishOptions.idempotencyKey`: a stored key (or one used earlier in the batch) answers `duplicate: true`. */
+  idempotencyKey?: string | undefined;
+  /** As `PublishOptions.traceContext`. */
+  traceContext?: TraceCarrier | undefined;
+}
+
+/** What `publishMany` takes for the whole batch. */
+export interface PublishManyOptions {
+  /** PostgreSQL only: run inside the caller's transaction (under a savepoint), as `publish({ tx })`. */
+  tx?: SqlClient | undefined;
+  /** As `PublishOptions.mode`, for every event. */
+  mode?: "safe" | "lossless" | undefined;
+  /** As `PublishOptions.catalog`, for every event. */
+  catalog?: Catalog | undefined;
+}
+
 export interface OutboxMessage {
   id: string;
   /** The event type it was published as (e.g. `newPlant`). */
@@ -198,6 +220,13 @@ export interface ListDeliveriesOptions {
  */
 export interface Outbox {
   publish(event: unknown, options?: PublishOptions): Promise<PublishResult>;
+  /**
+   * Publishes up to `MAX_BATCH_EVENTS` events in one transaction with one fan-out statement, all or nothing: every
+   * event is checked first, and if any is invalid (or reuses a key for a different event) nothing is stored and
+   * `InvalidBatchError` names every such index. Answers one `PublishResult` per event, in order; an event whose key
+   * was stored before, or used earlier in the batch for the same event, answers that message with `duplicate: true`.
+   */
+  publishMany(events: readonly BatchEvent[], options?: PublishManyOptions): Promise<PublishResult[]>;
   getMessage(id: string): Promise<OutboxMessage | null>;
   /** Up to `limit` due deliveries in due-time order, leased to `workerId`. */
   claim(limit: number, options: ClaimOptions): Promise<ClaimedDelivery[]>;

@@ -14,6 +14,7 @@ import { type PgClaimState, pgClaimer } from "./pg-claim.js";
 import { pgListDeliveries, pgOutboxStats } from "./pg-outbox-reads.js";
 import { createPgOutcomeRecorder } from "./pg-outcomes.js";
 import { pgPublisher } from "./pg-publish.js";
+import { pgBatchPublisher } from "./pg-publish-many.js";
 import { pgRecover, pgResend } from "./pg-redelivery.js";
 
 /**
@@ -35,6 +36,7 @@ export function createPgOutbox(ctx: PgContext): Outbox & { drain(): Promise<void
   const notify = () => query(ctx, "SELECT pg_notify($1, '')", [ctx.channels.outbox]);
   return {
     publish: pgPublisher(ctx),
+    publishMany: pgBatchPublisher(ctx),
     async getMessage(id) {
       const [row] = await query<MessageRow>(ctx, `SELECT * FROM ${s}.messages WHERE id = $1`, [id]);
       return row ? toMessage(row) : null;

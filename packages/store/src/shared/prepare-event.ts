@@ -130,13 +130,22 @@ export function checkReplay(
   existing: { event_type: string; body: Uint8Array },
   prepared: PreparedEvent,
 ): void {
-  if (
-    existing.event_type !== prepared.eventType ||
-    !Buffer.from(existing.body).equals(Buffer.from(prepared.body))
-  ) {
+  if (!sameEvent({ eventType: existing.event_type, body: existing.body }, prepared)) {
     throw new StoreConflictError(
       "idempotency_conflict",
       "This idempotency key was already used for a different event; use a new key.",
     );
   }
+}
+
+/**
+ * Whether two prepared events are the same event (same type, same bytes): what a reused idempotency key must name.
+ *
+ * @example
+ * ```ts
+ * sameEvent(prepareEvent('{"id":1,"name":"Fern"}'), prepareEvent('{"id":1,"name":"Fern"}')); // true
+ * ```
+ */
+export function sameEvent(a: PreparedEvent, b: PreparedEvent): boolean {
+  return a.eventType === b.eventType && Buffer.from(a.body).equals(Buffer.from(b.body));
 }

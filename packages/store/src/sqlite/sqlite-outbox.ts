@@ -14,6 +14,7 @@ import { runSqlite, type SqliteContext } from "./context.js";
 import { createSqliteClaimer } from "./sqlite-claimer.js";
 import { sqliteListDeliveries, sqliteOutboxStats } from "./sqlite-outbox-reads.js";
 import { createSqliteOutcomeRecorder } from "./sqlite-outcomes.js";
+import { createSqliteBatchPublisher } from "./sqlite-publish-many.js";
 import { createSqlitePublisher } from "./sqlite-publisher.js";
 import { sqliteRedelivery } from "./sqlite-redelivery.js";
 
@@ -38,6 +39,7 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
   const read = <T>(run: () => T) => runSqlite(ctx, run);
   return {
     publish: publisher.publish,
+    publishMany: createSqliteBatchPublisher(ctx),
     getMessage: (id) =>
       read(() => {
         const row = ctx.sql("SELECT * FROM messages WHERE id = ?").get(id) as MessageRow | undefined;

@@ -1,3 +1,4 @@
+import { DELIVERY_STATES, PAGE_SIZE } from "@plant-store/core";
 import type { Command } from "commander";
 import { ADMIN_EXAMPLES, adminOptions } from "../../admin/admin-options.js";
 
@@ -20,11 +21,11 @@ export function register(program: Command): void {
     deliveries
       .command("list")
       .description("List deliveries, newest first, one page at a time")
-      // The states and page sizes are checked with the admin API's schemas when the command runs (a test holds
-      // this text to them), so declaring the command imports nothing heavy.
-      .option("--state <state>", "only deliveries in this state: pending, leased, delivered, failed")
+      // The states and page sizes are checked with the admin API's schemas when the command runs; the help names
+      // the same rules from core, which the CLI loads anyway.
+      .option("--state <state>", `only deliveries in this state: ${DELIVERY_STATES.join(", ")}`)
       .option("--subscription <id>", "only this subscription's")
-      .option("--limit <n>", "page size, 1 to 1000 (the sender's default: 50)")
+      .option("--limit <n>", `page size, 1 to ${PAGE_SIZE.max} (the sender's default: ${PAGE_SIZE.default})`)
       .option("--cursor <cursor>", "the next page, as printed after the previous one"),
     "deliveries list --state failed",
     "deliveries list --subscription sub_… --limit 200",

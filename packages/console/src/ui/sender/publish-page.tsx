@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { EventType } from "../api.js";
 import { ErrorNote, useAction } from "../ui.js";
+import { PublishFileCard } from "./publish-file-card.js";
 import type { SenderApi } from "./sender-api.js";
 
 /** An event type's first example as JSON text to start from (the document's example, re-printed). */
@@ -10,7 +11,7 @@ function exampleOf(type: EventType | undefined): string {
 }
 
 /**
- * Publishes one event of a type the sender publishes, as typed.
+ * Publishes one event of a type the sender publishes, as typed, or a file of events (`PublishFileCard`).
  *
  * @example
  * ```tsx
@@ -82,6 +83,7 @@ export function PublishPage({ api, types }: { api: SenderApi; types: EventType[]
           </p>
         )}
       </form>
+      {type && <PublishFileCard api={api} defaultType={type.type} />}
     </>
   );
 }

@@ -29,7 +29,11 @@ function answerOf<T>(result: AdminResult<T>): T {
   if (result.ok) return result.value;
   switch (result.kind) {
     case "status":
-      throw new ApiError(result.status, result.message || `The sender answered ${result.status}.`);
+      throw new ApiError(
+        result.status,
+        result.message || `The sender answered ${result.status}.`,
+        (result.body as { problems?: ApiError["problems"] } | null)?.problems ?? [],
+      );
     case "unreachable":
       throw new ApiError(0, UNREACHABLE);
     case "not-json":
