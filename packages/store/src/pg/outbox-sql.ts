@@ -81,6 +81,8 @@ ORDER BY l.was_due, l.id`;
  * value changes. A held disabling outcome disables its subscription (when enabled); its pending deliveries are
  * failed by `failPendingOfSql` in the same transaction. Returns the ordinal (1-based) of each outcome whose lease
  * held (the others were lost), with the subscription of each held disabling one.
+ * Each lease is looked up by primary key (the locking subquery is never flattened): a join would let the planner
+ * read the whole claim index when the backlog is a few thousand rows, a cost growing with the backlog.
  * Params (arrays, one element per outcome): $1 id, $2 lease token, $3 counted (an attempt to log), $4 attempted at,
  * $5 status, $6 latency, $7 response, $8 the attempt's error; the transition if enabled: $9 state, $10 due (NULL
  * keeps), $11 error, $12 finished at; if disabled: $13..$16 the same; $17 streak keep, $18 streak starts at,
@@ -99,9 +101,12 @@ WITH items AS (
          i.status, i.latency_ms, i.response_body, i.attempt_error, i.on_state, i.on_due, i.on_error, i.on_finished,
          i.off_state, i.off_due, i.off_error, i.off_finished, i.keep, i.starts_at, i.disables, i.ord
   FROM items i
-  JOIN ${s}.deliveries d ON d.id = i.id AND d.lease_token = i.lease_token AND d.state = 'leased'
+  CROSS JOIN LATERAL (
+    SELECT id, subscription_id, attempts, lease_owner FROM ${s}.deliveries
+    WHERE id = i.id AND lease_token = i.lease_token AND state = 'leased'
+    FOR UPDATE
+  ) d
   JOIN ${s}.subscriptions sub ON sub.id = d.subscription_id
-  FOR UPDATE OF d
 ), live AS (
   SELECT cur.*, was_enabled AND NOT coalesce(bool_or(disables) OVER (PARTITION BY subscription_id
          ORDER BY ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), false) AS enabled

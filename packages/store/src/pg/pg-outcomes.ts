@@ -1,5 +1,5 @@
 import { GONE_REASON } from "@plant-store/core";
-import { StoreUnavailableError, storeClosedError } from "../errors.js";
+import { storeClosedError } from "../errors.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import {
   disabledPendingError,
