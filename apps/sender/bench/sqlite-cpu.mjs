@@ -2,6 +2,7 @@
 // (claim, sign, POST, record), the sender's outbox a SQLite file (WAL), the sink bench/sink.mjs (204) in its own
 // process, 64 in flight:
 //   pnpm build && node bench/sqlite-cpu.mjs      (BENCH_EVENTS, default 5000; BENCH_ROUNDS, default 3; medians)
+// The delivery figure includes the worker's start (opening the store, the admin server), spread over BENCH_EVENTS.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
