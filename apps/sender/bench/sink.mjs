@@ -1,11 +1,13 @@
-// A bare sink in its own process: reads the body, answers 200; with "log", prints "<webhook-id> <epoch ms>" per request.
+// A bare sink in its own process: reads the body, answers 200 (204 with "204"); with "log", prints
+// "<webhook-id> <epoch ms>" per request.
 // Control (not counted as deliveries): GET /_count answers how many deliveries arrived so far, how many distinct
 // webhook-ids, and when the first and the last arrived (epoch ms); GET /_wait?n=N answers the same once N have
 // arrived (the instruction bench waits on it instead of asking the sender, whose own instructions it counts);
 // GET /_reset starts counting again.
 import { createServer } from "node:http";
 
-const log = process.argv[2] === "log";
+const log = process.argv.includes("log");
+const status = process.argv.includes("204") ? 204 : 200;
 let received = 0;
 let first = null;
 let last = null;
@@ -34,7 +36,7 @@ const server = createServer((req, res) => {
     const id = req.headers["webhook-id"];
     if (id !== undefined) ids.add(id);
     if (log) process.stdout.write(`${id} ${last}\n`);
-    res.writeHead(200, { "content-length": 0 });
+    res.writeHead(status, status === 204 ? {} : { "content-length": 0 });
     res.end();
     for (let i = waiters.length - 1; i >= 0; i--) {
       if (received >= waiters[i].n) waiters.splice(i, 1)[0].answer();

@@ -33,7 +33,8 @@ FROM counted`;
  * worker cannot serve now are skipped, and at most a cap per subscription is taken from the first `scan`
  * candidates (the others' row locks end with the statement). Candidates of a disabled subscription (a lease that
  * expired or was released after the disable) are failed, never leased.
- * Params: now, limit, lease expiry, worker id, lease token, subscription ids to skip, scan, cap.
+ * Params: now, limit, lease expiry, worker id, lease token, subscription ids to skip, scan, cap, the error of a
+ * failed candidate (`DISABLED_REASON`).
  */
 export const claimSql = (s: string) => `
 WITH candidates AS (
@@ -46,7 +47,7 @@ WITH candidates AS (
   SELECT c.id FROM candidates c JOIN ${s}.subscriptions sub ON sub.id = c.subscription_id WHERE NOT sub.enabled
 ), dropped AS (
   UPDATE ${s}.deliveries d
-  SET state = 'failed', due_at = $1, lease_owner = NULL, lease_token = NULL, last_error = 'subscription disabled',
+  SET state = 'failed', due_at = $1, lease_owner = NULL, lease_token = NULL, last_error = $9,
       finished_at = $1, updated_at = $1
   FROM disabled WHERE d.id = disabled.id
 ), due AS (
@@ -71,89 +72,93 @@ JOIN ${s}.subscriptions sub ON sub.id = l.subscription_id
 ORDER BY l.was_due, l.id`;
 
 /**
- * A turn's lease transitions as ONE statement, whatever their number: each outcome (a row of the parameter arrays,
- * in order) checks its lease, moves the delivery's state and logs its attempt; each subscription's failure streak
- * moves once, by the net effect of its outcomes in order (an `ok` clears it, a `fail` starts it at its time if there
- * is none), and only where it changes. A `gone` outcome disables its subscription (when enabled), and the turn's
- * later outcomes of that subscription see it disabled; its pending deliveries are failed by `failPendingOfSql` in
- * the same transaction. Returns the ordinal (1-based) of each outcome whose lease held (the others were lost), with
- * the subscription of each held `gone`. The same rules as `transitionOf` and `netStreaks` in shared/outcomes.ts,
- * which SQLite runs in JS.
- * Params (arrays, one element per outcome): $1 id, $2 lease token, $3 outcome (attempt = log only | delivered |
- * retry | failed | gone | release), $4 next due, $5 has attempt, $6 attempted at (now without one), $7 status,
- * $8 latency, $9 response, $10 error, $11 reason; $12 now, $13 the disabled reason of a gone subscription, $14 the
- * error of a delivery whose subscription is disabled.
+ * A turn's lease transitions as ONE statement, whatever their number. The rules are decided in TypeScript
+ * (shared/outcomes.ts `LEASE_RULES`, `transitionOf`, `streakStep`) and arrive as values: each outcome (a row of the
+ * parameter arrays, in order) carries its transition for an enabled and for a disabled subscription, and this
+ * statement only checks its lease, picks the transition by whether its subscription is enabled (a disabling outcome
+ * earlier in the turn disables it for the later ones), writes it, logs its attempt and folds each subscription's
+ * streak steps in order (`failing_since = coalesce(keep ? failing_since : null, starts_at)`), writing only where the
+ * value changes. A held disabling outcome disables its subscription (when enabled); its pending deliveries are
+ * failed by `failPendingOfSql` in the same transaction. Returns the ordinal (1-based) of each outcome whose lease
+ * held (the others were lost), with the subscription of each held disabling one.
+ * Each lease is looked up by primary key (the locking subquery is never flattened): a join would let the planner
+ * read the whole claim index when the backlog is a few thousand rows, a cost growing with the backlog.
+ * Params (arrays, one element per outcome): $1 id, $2 lease token, $3 counted (an attempt to log), $4 attempted at,
+ * $5 status, $6 latency, $7 response, $8 the attempt's error; the transition if enabled: $9 state, $10 due (NULL
+ * keeps), $11 error, $12 finished at; if disabled: $13..$16 the same; $17 streak keep, $18 streak starts at,
+ * $19 disables. Then $20 now, $21 the reason of a disable.
  */
 export const finishManySql = (s: string) => `
 WITH items AS (
-  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::boolean[], $6::bigint[],
-                       $7::integer[], $8::integer[], $9::text[], $10::text[], $11::text[])
-    WITH ORDINALITY AS i(id, lease_token, outcome, next_at, has_attempt, attempted_at, status, latency_ms,
-                         response_body, error, reason, ord)
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::boolean[], $4::bigint[], $5::integer[], $6::integer[],
+                       $7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[], $12::bigint[], $13::text[],
+                       $14::bigint[], $15::text[], $16::bigint[], $17::boolean[], $18::bigint[], $19::boolean[])
+    WITH ORDINALITY AS i(id, lease_token, counted, attempted_at, status, latency_ms, response_body, attempt_error,
+                         on_state, on_due, on_error, on_finished, off_state, off_due, off_error, off_finished,
+                         keep, starts_at, disables, ord)
 ), cur AS (
-  SELECT d.id, d.subscription_id, d.attempts, d.lease_owner, sub.enabled AS was_enabled, i.outcome, i.next_at,
-         i.has_attempt, i.attempted_at, i.status, i.latency_ms, i.response_body, i.error, i.reason, i.ord
+  SELECT d.id, d.subscription_id, d.attempts, d.lease_owner, sub.enabled AS was_enabled, i.counted, i.attempted_at,
+         i.status, i.latency_ms, i.response_body, i.attempt_error, i.on_state, i.on_due, i.on_error, i.on_finished,
+         i.off_state, i.off_due, i.off_error, i.off_finished, i.keep, i.starts_at, i.disables, i.ord
   FROM items i
-  JOIN ${s}.deliveries d ON d.id = i.id AND d.lease_token = i.lease_token AND d.state = 'leased'
+  CROSS JOIN LATERAL (
+    SELECT id, subscription_id, attempts, lease_owner FROM ${s}.deliveries
+    WHERE id = i.id AND lease_token = i.lease_token AND state = 'leased'
+    FOR UPDATE
+  ) d
   JOIN ${s}.subscriptions sub ON sub.id = d.subscription_id
-  FOR UPDATE OF d
 ), live AS (
-  SELECT cur.*, was_enabled AND NOT coalesce(bool_or(outcome = 'gone') OVER (PARTITION BY subscription_id
+  SELECT cur.*, was_enabled AND NOT coalesce(bool_or(disables) OVER (PARTITION BY subscription_id
          ORDER BY ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), false) AS enabled
   FROM cur
 ), nxt AS (
-  SELECT live.*,
-         CASE WHEN outcome = 'attempt' THEN 'leased'
-              WHEN outcome = 'delivered' THEN 'delivered'
-              WHEN outcome IN ('failed', 'gone') THEN 'failed'
-              WHEN NOT enabled THEN 'failed'
-              ELSE 'pending' END AS state,
-         attempts + CASE WHEN has_attempt THEN 1 ELSE 0 END AS new_attempts,
-         CASE WHEN outcome = 'delivered' THEN 'ok' WHEN outcome IN ('attempt', 'release') THEN 'none' ELSE 'fail' END
-           AS streak
+  SELECT id, subscription_id, lease_owner, counted, attempted_at, status, latency_ms, response_body, attempt_error,
+         keep, starts_at, disables, ord, attempts + CASE WHEN counted THEN 1 ELSE 0 END AS new_attempts,
+         CASE WHEN enabled THEN on_state ELSE off_state END AS state,
+         CASE WHEN enabled THEN on_due ELSE off_due END AS due,
+         CASE WHEN enabled THEN on_error ELSE off_error END AS error,
+         CASE WHEN enabled THEN on_finished ELSE off_finished END AS finished
   FROM live
 ), upd AS (
   UPDATE ${s}.deliveries d SET
     state = nxt.state,
-    due_at = CASE WHEN nxt.state = 'leased' THEN d.due_at WHEN nxt.state = 'pending' THEN nxt.next_at ELSE $12::bigint END,
+    due_at = coalesce(nxt.due, d.due_at),
     attempts = nxt.new_attempts,
-    last_status = CASE WHEN nxt.has_attempt THEN nxt.status ELSE d.last_status END,
-    last_error = coalesce(nxt.reason,
-                          CASE WHEN nxt.outcome IN ('retry', 'release') AND NOT nxt.enabled THEN $14::text END,
-                          CASE WHEN nxt.has_attempt THEN nxt.error ELSE d.last_error END),
+    last_status = CASE WHEN nxt.counted THEN nxt.status ELSE d.last_status END,
+    last_error = CASE WHEN nxt.counted OR nxt.error IS NOT NULL THEN nxt.error ELSE d.last_error END,
     lease_owner = CASE WHEN nxt.state = 'leased' THEN d.lease_owner END,
     lease_token = CASE WHEN nxt.state = 'leased' THEN d.lease_token END,
-    finished_at = CASE WHEN nxt.state IN ('delivered', 'failed') THEN $12::bigint END,
-    updated_at = $12::bigint
+    finished_at = nxt.finished,
+    updated_at = $20::bigint
   FROM nxt WHERE d.id = nxt.id
-  RETURNING nxt.ord, CASE WHEN nxt.outcome = 'gone' THEN nxt.subscription_id END AS gone
+  RETURNING nxt.ord, CASE WHEN nxt.disables THEN nxt.subscription_id END AS gone
 ), logged AS (
   INSERT INTO ${s}.delivery_attempts
     (delivery_id, attempt, attempted_at, status, latency_ms, response_body, error, worker_id)
-  SELECT id, new_attempts, attempted_at, status, latency_ms, response_body, error, lease_owner
-  FROM nxt WHERE has_attempt ORDER BY ord
-), streaks AS (
-  SELECT subscription_id, ord, streak, outcome, attempted_at FROM nxt WHERE streak <> 'none'
-), last_ok AS (
-  SELECT subscription_id, max(ord) FILTER (WHERE streak = 'ok') AS ok_ord, bool_or(outcome = 'gone') AS gone
-  FROM streaks GROUP BY subscription_id
+  SELECT id, new_attempts, attempted_at, status, latency_ms, response_body, attempt_error, lease_owner
+  FROM nxt WHERE counted ORDER BY ord
+), steps AS (
+  SELECT subscription_id, ord, keep, starts_at, disables FROM nxt WHERE NOT keep OR starts_at IS NOT NULL OR disables
+), per_sub AS (
+  SELECT subscription_id, max(ord) FILTER (WHERE NOT keep) AS reset_ord, bool_or(disables) AS disables
+  FROM steps GROUP BY subscription_id
 ), net AS (
-  SELECT l.subscription_id, l.gone, l.ok_ord IS NOT NULL AS cleared,
-         (SELECT f.attempted_at FROM streaks f
-          WHERE f.subscription_id = l.subscription_id AND f.streak = 'fail' AND f.ord > coalesce(l.ok_ord, 0)
-          ORDER BY f.ord LIMIT 1) AS first_fail
-  FROM last_ok l
+  SELECT p.subscription_id, p.disables, p.reset_ord IS NOT NULL AS reset,
+         (SELECT f.starts_at FROM steps f
+          WHERE f.subscription_id = p.subscription_id AND f.ord >= coalesce(p.reset_ord, 0) AND f.starts_at IS NOT NULL
+          ORDER BY f.ord LIMIT 1) AS first_start
+  FROM per_sub p
 ), next_sub AS (
-  SELECT net.subscription_id, net.gone AND sub.enabled AS disabling,
-         CASE WHEN net.cleared THEN net.first_fail ELSE coalesce(sub.failing_since, net.first_fail) END AS failing_since
+  SELECT net.subscription_id, net.disables AND sub.enabled AS disabling,
+         coalesce(CASE WHEN NOT net.reset THEN sub.failing_since END, net.first_start) AS failing_since
   FROM net JOIN ${s}.subscriptions sub ON sub.id = net.subscription_id
 ), streak AS (
   UPDATE ${s}.subscriptions sub
   SET failing_since = n.failing_since,
       enabled = sub.enabled AND NOT n.disabling,
-      disabled_reason = CASE WHEN n.disabling THEN $13::text ELSE sub.disabled_reason END,
-      disabled_at = CASE WHEN n.disabling THEN $12::bigint ELSE sub.disabled_at END,
-      updated_at = CASE WHEN n.disabling THEN $12::bigint ELSE sub.updated_at END
+      disabled_reason = CASE WHEN n.disabling THEN $21::text ELSE sub.disabled_reason END,
+      disabled_at = CASE WHEN n.disabling THEN $20::bigint ELSE sub.disabled_at END,
+      updated_at = CASE WHEN n.disabling THEN $20::bigint ELSE sub.updated_at END
   FROM next_sub n
   WHERE sub.id = n.subscription_id AND (n.disabling OR sub.failing_since IS DISTINCT FROM n.failing_since)
 )

@@ -3,6 +3,7 @@ import type { ClaimedDelivery, ClaimOptions } from "../api/outbox.js";
 import type { SigningScheme } from "../api/subscriptions.js";
 import { claimPlan } from "../shared/claim-plan.js";
 import { claimedSubscriptions } from "../shared/claimed-subscription.js";
+import { DISABLED_REASON } from "../shared/outcomes.js";
 import { traceCarrierOf } from "../shared/rows.js";
 import { type PgContext, query } from "./context.js";
 import { claimSql, compactCountsSql } from "./outbox-sql.js";
@@ -69,6 +70,7 @@ export function pgClaimer(
       plan.skip,
       plan.scan,
       plan.cap,
+      DISABLED_REASON,
     ]);
     const subscriptionOf = claimedSubscriptions(ctx.box, at);
     // Pushed, not mapped: the array keeps the shape the worker's code was optimized for (see `activeSecretsOf`).

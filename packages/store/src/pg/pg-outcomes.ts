@@ -1,12 +1,15 @@
 import { GONE_REASON } from "@plant-store/core";
-import { StoreUnavailableError, storeClosedError } from "../errors.js";
+import { storeClosedError } from "../errors.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import {
-  DISABLED_REASON,
   disabledPendingError,
+  LEASE_RULES,
   leaseLost,
   type Outcome,
   type OutcomeResult,
+  streakOf,
+  streakStep,
+  transitionOf,
 } from "../shared/outcomes.js";
 import { type PgContext, query, transaction } from "./context.js";
 import { failPendingOfSql, finishManySql } from "./outbox-sql.js";
@@ -36,9 +39,9 @@ export function createPgOutcomeRecorder(ctx: PgContext): PgOutcomeRecorder {
 
   async function write(outcomes: Outcome[]): Promise<OutcomeResult[]> {
     const at = ctx.options.now();
-    const params = [...outcomeColumns(outcomes, at), at, GONE_REASON, DISABLED_REASON];
+    const params = finishManyParams(outcomes, at);
     let rows: { ord: string; gone: string | null }[];
-    if (!outcomes.some((o) => o.kind === "gone")) rows = await query(ctx, statement, params);
+    if (!outcomes.some((o) => LEASE_RULES[o.kind].disables)) rows = await query(ctx, statement, params);
     else {
       // A 410: its subscription's pending deliveries fail in the same transaction as the outcome and the disable.
       rows = await transaction(
@@ -70,23 +73,22 @@ export function createPgOutcomeRecorder(ctx: PgContext): PgOutcomeRecorder {
   };
 }
 
-/** The first eleven parameters of `finishManySql`: one array per column, one element per outcome. */
+/** The parameters of `finishManySql` for a turn's outcomes at `at` (exported for the plan test). */
+export const finishManyParams = (outcomes: Outcome[], at: number): unknown[] => [
+  ...outcomeColumns(outcomes, at),
+  at,
+  GONE_REASON,
+];
+
+/** The columns of `finishManySql`'s per-outcome parameters, in order. */
+const COLUMNS = 19;
+
+/**
+ * The first nineteen parameters of `finishManySql`: one array per column, one element per outcome, each outcome's
+ * transitions decided by `transitionOf` (for an enabled and a disabled subscription) and its streak by `streakStep`.
+ */
 function outcomeColumns(outcomes: Outcome[], at: number): unknown[][] {
-  const columns: unknown[][] = Array.from({ length: 11 }, () => []);
-  const [ids, tokens, kinds, nextAts, hasAttempt, attemptedAt, statuses, latencies, bodies, errors, reasons] =
-    columns as [
-      unknown[],
-      unknown[],
-      unknown[],
-      unknown[],
-      unknown[],
-      unknown[],
-      unknown[],
-      unknown[],
-      unknown[],
-      unknown[],
-      unknown[],
-    ];
+  const columns: unknown[][] = Array.from({ length: COLUMNS }, () => []);
   // The same lease twice in one batch: the second finds it finished, as it would one turn later (it is sent
   // without a token, so it matches no row).
   const seen = new Set<string>();
@@ -96,17 +98,31 @@ function outcomeColumns(outcomes: Outcome[], at: number): unknown[][] {
       typeof outcome.lease?.leaseToken === "string" && !seen.has(key) ? outcome.lease.leaseToken : null;
     seen.add(key);
     const a = outcome.attempt;
-    ids.push(Number.isSafeInteger(outcome.lease?.id) ? outcome.lease.id : null);
-    tokens.push(token);
-    kinds.push(outcome.kind);
-    nextAts.push(outcome.nextAt);
-    hasAttempt.push(a !== undefined);
-    attemptedAt.push(a?.at ?? at);
-    statuses.push(a?.status ?? null);
-    latencies.push(a?.latencyMs ?? 0);
-    bodies.push(a?.responseBody ?? null);
-    errors.push(a?.error ?? null);
-    reasons.push(outcome.reason);
+    const on = transitionOf(outcome, true, at);
+    const off = transitionOf(outcome, false, at);
+    const step = streakStep(streakOf(outcome.kind), a?.at ?? at);
+    const row = [
+      Number.isSafeInteger(outcome.lease?.id) ? outcome.lease.id : null,
+      token,
+      on.counted,
+      a?.at ?? at,
+      on.status,
+      a?.latencyMs ?? 0,
+      a?.responseBody ?? null,
+      a?.error ?? null,
+      on.state,
+      on.dueAt,
+      on.error,
+      on.finishedAt,
+      off.state,
+      off.dueAt,
+      off.error,
+      off.finishedAt,
+      step.keep,
+      step.startsAt,
+      LEASE_RULES[outcome.kind].disables,
+    ];
+    for (let c = 0; c < COLUMNS; c++) columns[c]?.push(row[c]);
   }
   return columns;
 }

@@ -108,13 +108,42 @@ export function outcomeMethods(
 /** How an outcome moves its subscription's failure streak: `ok` ends it, `fail` starts it if none, `none` leaves it. */
 export type StreakEffect = "ok" | "fail" | "none";
 
-export const streakOf = (kind: OutcomeKind): StreakEffect =>
-  kind === "delivered" ? "ok" : kind === "attempt" || kind === "release" ? "none" : "fail";
+/**
+ * What each outcome kind does, once, for both backends: the delivery's next state while its subscription is enabled
+ * and once it is disabled (a retry or a handed-back lease of a disabled subscription fails: it would never be claimed
+ * usefully again), how it moves the failure streak, and whether it disables its subscription (a 410 Gone). SQLite
+ * applies it through `transitionOf` and `netStreaks`; PostgreSQL's `finishManySql` takes the values they decide as
+ * parameters and holds no rule of its own.
+ */
+export const LEASE_RULES: Readonly<
+  Record<
+    OutcomeKind,
+    { state: DeliveryState; ifDisabled: DeliveryState; streak: StreakEffect; disables: boolean }
+  >
+> = {
+  attempt: { state: "leased", ifDisabled: "leased", streak: "none", disables: false },
+  release: { state: "pending", ifDisabled: "failed", streak: "none", disables: false },
+  retry: { state: "pending", ifDisabled: "failed", streak: "fail", disables: false },
+  delivered: { state: "delivered", ifDisabled: "delivered", streak: "ok", disables: false },
+  failed: { state: "failed", ifDisabled: "failed", streak: "fail", disables: false },
+  gone: { state: "failed", ifDisabled: "failed", streak: "fail", disables: true },
+};
+
+export const streakOf = (kind: OutcomeKind): StreakEffect => LEASE_RULES[kind].streak;
+
+/**
+ * One outcome's step of its subscription's `failing_since`, as two values a fold applies in order:
+ * `failing_since = coalesce(keep ? failing_since : null, startsAt)`. `ok` clears it, `fail` starts it at its time
+ * if there is none, `none` leaves it.
+ */
+export function streakStep(effect: StreakEffect, at: number): { keep: boolean; startsAt: number | null } {
+  return { keep: effect !== "ok", startsAt: effect === "fail" ? at : null };
+}
 
 /**
  * What an outcome writes to its delivery. `null` keeps a column as it is: `dueAt` (an attempt logged mid-lease keeps
  * the lease's expiry) and `error` when nothing was attempted and no reason given; `counted` adds one to `attempts`
- * and sets `last_status` to `status`.
+ * and sets `last_status` to `status`. The lease (owner and token) stays only with a delivery that stays `leased`.
  */
 export interface Transition {
   state: DeliveryState;
@@ -126,9 +155,9 @@ export interface Transition {
 }
 
 /**
- * The transition `outcome` makes at `now`, its subscription `enabled` or not: the lease rules in one place for
- * SQLite (PostgreSQL's `finishManySql` states the same rules in SQL; the conformance suite holds both to them). A
- * retry or a handed-back lease of a disabled subscription fails instead: it would never be claimed usefully again.
+ * The transition `outcome` makes at `now`, its subscription `enabled` or not, from {@link LEASE_RULES}: a leased
+ * delivery keeps its expiry, a pending one is due at the outcome's `nextAt`, a finished one is stamped `now`; one
+ * failed because its subscription is disabled says so ({@link DISABLED_REASON}).
  *
  * @example
  * ```ts
@@ -137,32 +166,22 @@ export interface Transition {
  */
 export function transitionOf(outcome: Outcome, enabled: boolean, now: number): Transition {
   const { kind, attempt } = outcome;
-  const counted = attempt !== undefined;
-  const status = attempt ? attempt.status : null;
-  if (kind === "attempt") {
-    return { state: "leased", dueAt: null, counted, status, error: attempt?.error ?? null, finishedAt: null };
-  }
-  if ((kind === "retry" || kind === "release") && !enabled) {
-    return { state: "failed", dueAt: now, counted, status, error: DISABLED_REASON, finishedAt: now };
-  }
-  const error = outcome.reason ?? (attempt ? attempt.error : null);
-  if (kind === "retry" || kind === "release") {
-    return { state: "pending", dueAt: outcome.nextAt, counted, status, error, finishedAt: null };
-  }
+  const rule = LEASE_RULES[kind];
+  const state = enabled ? rule.state : rule.ifDisabled;
+  const refused = state !== rule.state;
   return {
-    state: kind === "delivered" ? "delivered" : "failed",
-    dueAt: now,
-    counted,
-    status,
-    error,
-    finishedAt: now,
+    state,
+    dueAt: state === "leased" ? null : state === "pending" ? outcome.nextAt : now,
+    counted: attempt !== undefined,
+    status: attempt ? attempt.status : null,
+    error: refused ? DISABLED_REASON : (outcome.reason ?? attempt?.error ?? null),
+    finishedAt: state === "delivered" || state === "failed" ? now : null,
   };
 }
 
 /**
- * Each subscription's `failing_since` after a turn's outcomes, applied in order to its current value; only the
- * subscriptions whose value changes are returned. An `ok` clears the streak, a `fail` starts it at its time if there
- * is none. (PostgreSQL's `finishManySql` computes the same net effect in SQL.)
+ * Each subscription's `failing_since` after a turn's outcomes, folding their {@link streakStep}s in order over its
+ * current value; only the subscriptions whose value changes are returned.
  *
  * @example
  * ```ts
@@ -177,7 +196,8 @@ export function netStreaks(
   for (const { subscriptionId, effect, at } of effects) {
     if (effect === "none") continue;
     const was = after.has(subscriptionId) ? after.get(subscriptionId) : current.get(subscriptionId);
-    after.set(subscriptionId, effect === "ok" ? null : (was ?? at));
+    const { keep, startsAt } = streakStep(effect, at);
+    after.set(subscriptionId, (keep ? was : null) ?? startsAt);
   }
   for (const [id, value] of after) if ((current.get(id) ?? null) === value) after.delete(id);
   return after;

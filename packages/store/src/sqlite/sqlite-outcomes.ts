@@ -1,7 +1,8 @@
 import { GONE_REASON } from "@plant-store/core";
-import { StoreUnavailableError, storeClosedError } from "../errors.js";
+import { storeClosedError } from "../errors.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import {
+  LEASE_RULES,
   leaseLost,
   netStreaks,
   type Outcome,
@@ -135,7 +136,7 @@ function planTurn(
     held[id] = undefined; // a second outcome for the same lease in this turn finds it finished
     const subscription = subscriptions.get(subscriptionId);
     const next = transitionOf(outcome, subscription?.enabled === true, at);
-    if (outcome.kind === "gone") {
+    if (LEASE_RULES[outcome.kind].disables) {
       plan.gone.add(subscriptionId);
       if (subscription) subscription.enabled = false;
     }

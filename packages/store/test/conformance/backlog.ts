@@ -7,6 +7,8 @@ import {
   oldestDueSql,
   stateCountsSql,
 } from "../../src/pg/outbox-sql.js";
+import { finishManyParams } from "../../src/pg/pg-outcomes.js";
+import { DISABLED_REASON, outcomeOf } from "../../src/shared/outcomes.js";
 import {
   CLAIM_DUE,
   CLAIMED_SUBSCRIPTION,
@@ -138,29 +140,35 @@ export function backlogConformance(backend: () => TestBackend): void {
         expect(list).not.toMatch(/TEMP B-TREE/);
       } else {
         const s = quoteIdent((await b.sql("SELECT {schema} AS s"))[0].s);
-        const claim = await b.explain(claimSql(s), [NOW, 50, NOW + 30_000, "w", "t", ["sub_x"], 200, 16]);
+        const claim = await b.explain(claimSql(s), [
+          NOW,
+          50,
+          NOW + 30_000,
+          "w",
+          "t",
+          ["sub_x"],
+          200,
+          16,
+          DISABLED_REASON,
+        ]);
         expect(claim).toMatch(/Index Scan using deliveries_due_idx on deliveries/);
         expect(claim).not.toMatch(/Seq Scan on (deliveries|messages)/);
         // Due order comes from the index: no sort under the LIMIT (the final sort orders the 50 results).
         const dueCte = claim.slice(claim.indexOf("CTE candidates"), claim.indexOf("CTE leased"));
         expect(dueCte).toMatch(/Limit[\s\S]*LockRows[\s\S]*Index Scan using deliveries_due_idx/);
         expect(dueCte).not.toMatch(/Sort/);
-        const finish = await b.explain(finishManySql(s), [
-          [1, 2],
-          ["t", "t"],
-          ["delivered", "retry"],
-          [0, NOW + 5000],
-          [true, true],
-          [NOW, NOW],
-          [200, 503],
-          [1, 1],
-          [null, null],
-          [null, "status 503"],
-          [null, null],
-          NOW,
-          "gone",
-          "subscription disabled",
-        ]);
+        const finish = await b.explain(
+          finishManySql(s),
+          finishManyParams(
+            [
+              outcomeOf({ id: 1, leaseToken: "t" }, "delivered", { status: 200, latencyMs: 1 }, NOW),
+              outcomeOf({ id: 2, leaseToken: "t" }, "retry", { status: 503, latencyMs: 1 }, NOW, {
+                nextAt: NOW + 5000,
+              }),
+            ],
+            NOW,
+          ),
+        );
         expect(finish).toMatch(/Index Scan using deliveries_pkey on deliveries/);
         expect(finish).not.toMatch(/Seq Scan on deliveries/);
         expect(await b.explain(oldestDueSql(s), [NOW])).toMatch(
