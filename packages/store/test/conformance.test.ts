@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, it } from "vitest";
+import { applicationConformance } from "./conformance/applications.js";
 import { backlogConformance } from "./conformance/backlog.js";
 import { inboxConformance } from "./conformance/inbox.js";
 import { migrationConformance } from "./conformance/migrations.js";
@@ -31,6 +32,7 @@ for (const { name, create, skip } of BACKENDS) {
     const backend = () => current as TestBackend;
     inboxConformance(backend);
     subscriptionConformance(backend);
+    applicationConformance(backend);
     outboxConformance(backend);
     migrationConformance(backend, create);
     backlogConformance(backend);

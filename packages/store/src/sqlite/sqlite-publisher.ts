@@ -1,5 +1,6 @@
 import type { Outbox } from "../api/outbox.js";
 import { StoreInputError, storeClosedError } from "../errors.js";
+import { applicationNotFound, scopedIdempotencyKey } from "../shared/application-rules.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import { checkReplay, prepareEvent } from "../shared/prepare-event.js";
 import type { MessageRow } from "../shared/rows.js";
@@ -7,12 +8,37 @@ import { checkIdempotencyKey, checkTraceContext } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 
 type PublishItem = {
+  /** The application published to, `null` for all. */
+  applicationId: string | null;
   body: Uint8Array;
   eventType: string;
   key: string | null;
   traceContext: string | null;
   at: number;
 };
+const FAN_OUT = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
+  SELECT ?, id, 'pending', ?, ?, ? FROM subscriptions
+  WHERE enabled = 1 AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
+  ORDER BY id`;
+/** The fan-out to one application's subscriptions, through subscriptions_application_idx. */
+const FAN_OUT_APP = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
+  SELECT ?, id, 'pending', ?, ?, ? FROM subscriptions
+  WHERE application_id = ? AND enabled = 1
+    AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
+  ORDER BY id`;
+
+/** The id of the application a publish names (by id or uid); `not_found` when there is none. */
+function sqliteApplicationId(ctx: SqliteContext, application: string): Promise<string> {
+  return runSqlite(ctx, () => {
+    const id = ctx
+      .sql("SELECT id FROM applications WHERE id = ? OR uid = ?")
+      .pluck()
+      .get(application, application);
+    if (typeof id !== "string") throw applicationNotFound(application);
+    return id;
+  });
+}
+
 type Published =
   | { existing: MessageRow; deliveries: number; id?: undefined }
   | { existing: undefined; id: string; deliveries: number };
@@ -30,7 +56,7 @@ type Published =
  * ```
  */
 export function createSqlitePublisher(ctx: SqliteContext) {
-  const publishOne = ({ body, eventType, key, traceContext, at }: PublishItem): Published => {
+  const publishOne = ({ applicationId, body, eventType, key, traceContext, at }: PublishItem): Published => {
     if (key !== null) {
       const existing = ctx.sql("SELECT * FROM messages WHERE idempotency_key = ?").get(key) as
         | MessageRow
@@ -44,18 +70,15 @@ export function createSqlitePublisher(ctx: SqliteContext) {
     const id = ctx.nextId();
     ctx
       .sql(
-        "INSERT INTO messages (id, idempotency_key, event_type, body, created_at, trace_context) VALUES (?, ?, ?, ?, ?, ?)",
+        `INSERT INTO messages (id, idempotency_key, event_type, body, created_at, trace_context, application_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, key, eventType, body, at, traceContext);
-    // Only the subscriptions that receive this type (event_types NULL = every type).
-    const fanOut = ctx
-      .sql(
-        `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
-         SELECT ?, id, 'pending', ?, ?, ? FROM subscriptions
-         WHERE enabled = 1 AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
-         ORDER BY id`,
-      )
-      .run(id, at, at, at, eventType);
+      .run(id, key, eventType, body, at, traceContext, applicationId);
+    // Only the subscriptions that receive this type (event_types NULL = every type), of one application if given.
+    const fanOut =
+      applicationId === null
+        ? ctx.sql(FAN_OUT).run(id, at, at, at, eventType)
+        : ctx.sql(FAN_OUT_APP).run(id, at, at, at, applicationId, eventType);
     return { existing: undefined, id, deliveries: fanOut.changes };
   };
   const publishBatch = ctx.db.transaction((items: PublishItem[]) => items.map(publishOne));
@@ -73,10 +96,13 @@ export function createSqlitePublisher(ctx: SqliteContext) {
     if (options.tx !== undefined) {
       throw new StoreInputError("invalid_option", "publish({ tx }) needs the PostgreSQL backend.");
     }
+    const applicationId =
+      options.application === undefined ? null : await sqliteApplicationId(ctx, options.application);
     const key = options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey);
     const prepared = prepareEvent(event, options);
     const item: PublishItem = {
-      key,
+      applicationId,
+      key: scopedIdempotencyKey(key, applicationId),
       traceContext: checkTraceContext(options.traceContext),
       body: prepared.body,
       eventType: prepared.eventType,
