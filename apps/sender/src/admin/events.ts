@@ -1,9 +1,9 @@
 import type { AdminInput } from "@plant-store/admin-api";
 import { type Catalog, DEFAULT_EVENT_TYPE } from "@plant-store/spec";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../route-table.js";
 import { tracePublish } from "../tracing.js";
-import type { AdminContext, ResourceHandlers } from "./context.js";
+import { type AdminContext, type ResourceHandlers, requestView } from "./context.js";
 
 const decoder = new TextDecoder();
 
@@ -19,7 +19,7 @@ export function eventHandlers(context: AdminContext): ResourceHandlers<"events">
   return {
     publishEvent: { handle: (input) => publishEvent(context, input) },
     listEventTypes: { handle: async () => ({ data: [...context.catalog] }) },
-    getMessage: { handle: (input, { reply }) => getMessage(context, input, reply) },
+    getMessage: { handle: (input, { request, reply }) => getMessage(context, input, request, reply) },
   };
 }
 
@@ -48,6 +48,7 @@ async function publishEvent(
       catalog,
       ...(query.type !== undefined && { eventType: query.type }),
       ...(key !== undefined && { idempotencyKey: key }),
+      ...(query.application !== undefined && { application: query.application }),
       ...(traceContext && { traceContext }),
     }),
   );
@@ -55,11 +56,12 @@ async function publishEvent(
 }
 
 async function getMessage(
-  { store }: AdminContext,
+  context: AdminContext,
   { params }: AdminInput<"getMessage">,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const message = await store.outbox.getMessage(params.id);
+  const message = await requestView(context, request).getMessage(params.id);
   if (!message) throw new ApiError(404, `No message ${params.id}.`);
   const meta = JSON.stringify({
     id: message.id,
