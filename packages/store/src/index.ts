@@ -74,6 +74,8 @@ export { openStore } from "./open-store.js";
 export type { OpenStoreOptions, StoreLogger } from "./options.js";
 export {
   DEFAULT_APPLICATION_ID,
+  isReservedApplication,
+  OPERATOR_APPLICATION_ID,
   PORTAL_TOKEN_PREFIX,
   PORTAL_TTL_DEFAULT_MS,
   PORTAL_TTL_MAX_MS,

@@ -1,6 +1,7 @@
 import type { AdminInput } from "@plant-store/admin-api";
-import { type Application, DEFAULT_APPLICATION_ID } from "@plant-store/store";
+import { type Application, isReservedApplication } from "@plant-store/store";
 import type { FastifyRequest } from "fastify";
+import { publishOperational } from "../operational-events.js";
 import { ApiError } from "../route-table.js";
 import type { AdminContext, ResourceHandlers } from "./context.js";
 
@@ -55,8 +56,11 @@ async function loadApplication({ store }: AdminContext, { id }: { id: string }):
 }
 
 async function deleteApplication({ store, logger }: AdminContext, application: Application) {
-  if (application.id === DEFAULT_APPLICATION_ID) {
-    throw new ApiError(409, "The default application cannot be deleted; delete its subscriptions instead.");
+  if (isReservedApplication(application.id)) {
+    throw new ApiError(
+      409,
+      "The default and operator applications cannot be deleted; delete their subscriptions instead.",
+    );
   }
   const deleted = await store.applications.delete(application.id);
   // A delete racing this one finds nothing: the same 404 as an unknown id.
@@ -65,6 +69,12 @@ async function deleteApplication({ store, logger }: AdminContext, application: A
     { application: deleted.id, uid: deleted.uid, subscriptions: deleted.subscriptions },
     "application deleted",
   );
+  await publishOperational(store, logger, "application.deleted", {
+    applicationId: deleted.id,
+    uid: deleted.uid,
+    name: deleted.name,
+    subscriptions: deleted.subscriptions,
+  });
   return { id: deleted.id, deleted: true as const, subscriptions: deleted.subscriptions };
 }
 

@@ -1,5 +1,6 @@
 import type { AdminInput } from "@plant-store/admin-api";
 import { type Catalog, DEFAULT_EVENT_TYPE } from "@plant-store/spec";
+import { OPERATOR_APPLICATION_ID } from "@plant-store/store";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../route-table.js";
 import { tracePublish } from "../tracing.js";
@@ -39,6 +40,11 @@ async function publishEvent(
   { store, catalog, tracer }: AdminContext,
   { query, headers, body }: AdminInput<"publishEvent">,
 ) {
+  if (
+    query.application !== undefined &&
+    (await store.applications.get(query.application))?.id === OPERATOR_APPLICATION_ID
+  )
+    throw new ApiError(400, "The operator application receives only the sender's own operational webhooks.");
   const key = headers["idempotency-key"];
   const type = query.type ?? DEFAULT_EVENT_TYPE;
   // Lossless: the spec's int64 values are accepted as sent (the sender only relays bytes).

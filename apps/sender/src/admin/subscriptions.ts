@@ -6,9 +6,10 @@ import {
   parseDateTime,
   type SigningScheme,
 } from "@plant-store/core";
-import { unknownEventMessage } from "@plant-store/spec";
-import { activeSecrets, type Subscription } from "@plant-store/store";
+import { operationalCatalog, unknownEventMessage } from "@plant-store/spec";
+import { activeSecrets, OPERATOR_APPLICATION_ID, type Subscription } from "@plant-store/store";
 import type { FastifyRequest } from "fastify";
+import { reportDisabled } from "../operational-events.js";
 import { ApiError } from "../route-table.js";
 import { resolveTarget } from "../ssrf.js";
 import { type AdminContext, type ResourceHandlers, requestView } from "./context.js";
@@ -32,12 +33,15 @@ export function subscriptionHandlers(context: AdminContext): ResourceHandlers<"s
     createSubscription: { handle: (input, { request }) => createSubscription(context, input, request) },
     listSubscriptions: { handle: (input, { request }) => listSubscriptions(context, input, request) },
     getSubscription: { load, handle: async (_input, { loaded }) => subscriptionJson(loaded) },
-    updateSubscription: { load, handle: (input) => updateSubscription(context, input) },
+    updateSubscription: { load, handle: (input, { loaded }) => updateSubscription(context, input, loaded) },
     deleteSubscription: { load, handle: (input) => deleteSubscription(context, input) },
     disableSubscription: {
       load,
-      handle: async ({ params, body }) =>
-        subscriptionJson(await store.subscriptions.disable(params.id, body.reason ?? DEFAULT_DISABLE_REASON)),
+      handle: async ({ params, body }, { loaded }) => {
+        const disabled = await store.subscriptions.disable(params.id, body.reason ?? DEFAULT_DISABLE_REASON);
+        if (loaded.enabled) await reportDisabled(store, context.logger, params.id, "manual");
+        return subscriptionJson(disabled);
+      },
     },
     enableSubscription: {
       load,
@@ -89,7 +93,7 @@ async function createSubscription(
   const url = await checkUrl(context, body.url);
   const token = body.token ?? createToken();
   const secret = body.secret ?? createSecret();
-  const eventTypes = knownTypes(context, body.eventTypes);
+  const eventTypes = knownTypes(context, body.eventTypes, applicationId, true);
   const signing = signingScheme(context, body.signing);
   const created = await context.store.subscriptions.create({
     ...(applicationId !== undefined && { applicationId }),
@@ -119,8 +123,12 @@ async function listSubscriptions(
   return { data: all.map(subscriptionJson), nextCursor: null };
 }
 
-async function updateSubscription(context: AdminContext, { params, body }: AdminInput<"updateSubscription">) {
-  const eventTypes = knownTypes(context, body.eventTypes);
+async function updateSubscription(
+  context: AdminContext,
+  { params, body }: AdminInput<"updateSubscription">,
+  subscription: Subscription,
+) {
+  const eventTypes = knownTypes(context, body.eventTypes, subscription.applicationId, false);
   const signing = signingScheme(context, body.signing);
   return subscriptionJson(
     await context.store.subscriptions.update(params.id, {
@@ -158,11 +166,24 @@ async function checkUrl({ allow, resolve }: AdminContext, url: string): Promise<
   return url;
 }
 
-/** Event types a subscription names must be webhooks of the catalog: a typo would silently receive nothing. */
+/**
+ * Event types a subscription names must be webhooks of the catalog: a typo would silently receive nothing. The
+ * operator's application takes the operational webhooks instead, and must name them (so New Plant never reaches it).
+ */
 function knownTypes(
-  { catalog }: AdminContext,
+  context: AdminContext,
   types: readonly string[] | null | undefined,
+  applicationId: string | undefined,
+  creating: boolean,
 ): readonly string[] | null | undefined {
+  const operational = applicationId === OPERATOR_APPLICATION_ID;
+  const catalog = operational ? operationalCatalog : context.catalog;
+  if (operational && (types === null || (creating && types === undefined))) {
+    throw new ApiError(
+      400,
+      `eventTypes: the operator application's subscriptions name the operational webhooks they take (${operationalCatalog.map((e) => e.type).join(", ")}).`,
+    );
+  }
   const unknown = types?.find((type) => !isKnownType(catalog, type));
   if (unknown !== undefined) throw new ApiError(400, `eventTypes: ${unknownEventMessage(catalog, unknown)}`);
   return types;

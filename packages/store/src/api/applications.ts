@@ -80,8 +80,8 @@ export interface Applications {
   update(id: string, patch: UpdateApplicationInput): Promise<Application>;
   /**
    * Deletes it with its subscriptions (their deliveries, pending ones included, and attempts with them) and its
-   * portal tokens, in one transaction, and records the deletion; `null` if it did not exist. The default
-   * application cannot be deleted (`invalid_application`).
+   * portal tokens, in one transaction, and records the deletion; `null` if it did not exist. The default and the
+   * operator's application cannot be deleted (`invalid_application`).
    */
   delete(id: string): Promise<DeletedApplication | null>;
   /** Deletions recorded, newest first. */

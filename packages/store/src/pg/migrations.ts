@@ -166,7 +166,9 @@ CREATE TABLE ${s}.applications (
 );
 INSERT INTO ${s}.applications (id, uid, name, created_at, updated_at)
   VALUES ('app_default', 'default', 'Default', (extract(epoch FROM now()) * 1000)::bigint,
-          (extract(epoch FROM now()) * 1000)::bigint);
+          (extract(epoch FROM now()) * 1000)::bigint),
+         ('app_operator', 'operator', 'Operator', (extract(epoch FROM now()) * 1000)::bigint + 1,
+          (extract(epoch FROM now()) * 1000)::bigint + 1);
 ALTER TABLE ${s}.subscriptions
   ADD COLUMN application_id text NOT NULL DEFAULT 'app_default' REFERENCES ${s}.applications (id),
   ADD COLUMN uid text,

@@ -13,7 +13,7 @@ import {
   applicationNotFound,
   checkPortalTtl,
   createdApplication,
-  DEFAULT_APPLICATION_ID,
+  isReservedApplication,
   newApplicationId,
   newPortalToken,
   patchedApplication,
@@ -141,8 +141,11 @@ async function deleteApplication(
   client: PoolClient,
   id: string,
 ): Promise<DeletedApplication | null> {
-  if (id === DEFAULT_APPLICATION_ID) {
-    throw new StoreInputError("invalid_application", "The default application cannot be deleted.");
+  if (isReservedApplication(id)) {
+    throw new StoreInputError(
+      "invalid_application",
+      "The default and operator applications cannot be deleted.",
+    );
   }
   const { s } = ctx;
   const [row] = await query<ApplicationRow>(

@@ -11,6 +11,13 @@ import { StoreConflictError, StoreInputError } from "../errors.js";
 
 /** The application existing subscriptions belong to after migration, and that `create` uses when given none. */
 export const DEFAULT_APPLICATION_ID = "app_default";
+/** The operator's own application: its subscriptions receive the sender's operational webhooks. */
+export const OPERATOR_APPLICATION_ID = "app_operator";
+
+/** The applications every store has, which cannot be deleted. */
+export function isReservedApplication(id: string): boolean {
+  return id === DEFAULT_APPLICATION_ID || id === OPERATOR_APPLICATION_ID;
+}
 /** The portal rules, defined in `@plant-store/core`. */
 export { PORTAL_TOKEN_PREFIX, PORTAL_TTL_DEFAULT_MS, PORTAL_TTL_MAX_MS };
 

@@ -193,7 +193,8 @@ END;
     version: 8,
     name: "applications",
     // Every subscription belongs to one application; those that exist move to the default one (`app_default`,
-    // uid `default`): ADD COLUMN with a constant default rewrites nothing. No foreign key on the new column
+    // uid `default`): ADD COLUMN with a constant default rewrites nothing. `app_operator` (uid `operator`) is the
+    // operator's own, whose subscriptions receive the sender's operational webhooks. No foreign key on the new column
     // (SQLite cannot add one with a non-NULL default); deleting an application deletes its subscriptions in the
     // same transaction. A message published to one application names it; its idempotency key is stored scoped
     // (`shared/application-rules.ts`: scopedIdempotencyKey), so the existing UNIQUE column keeps serving. Portal
@@ -210,7 +211,9 @@ CREATE TABLE applications (
 );
 INSERT INTO applications (id, uid, name, created_at, updated_at)
   VALUES ('app_default', 'default', 'Default', CAST(strftime('%s', 'now') AS INTEGER) * 1000,
-          CAST(strftime('%s', 'now') AS INTEGER) * 1000);
+          CAST(strftime('%s', 'now') AS INTEGER) * 1000),
+         ('app_operator', 'operator', 'Operator', CAST(strftime('%s', 'now') AS INTEGER) * 1000 + 1,
+          CAST(strftime('%s', 'now') AS INTEGER) * 1000 + 1);
 ALTER TABLE subscriptions ADD COLUMN application_id TEXT NOT NULL DEFAULT 'app_default';
 ALTER TABLE subscriptions ADD COLUMN uid TEXT;
 ALTER TABLE subscriptions ADD COLUMN description TEXT NOT NULL DEFAULT '';

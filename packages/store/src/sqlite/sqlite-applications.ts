@@ -12,7 +12,7 @@ import {
   applicationNotFound,
   checkPortalTtl,
   createdApplication,
-  DEFAULT_APPLICATION_ID,
+  isReservedApplication,
   newApplicationId,
   newPortalToken,
   patchedApplication,
@@ -141,8 +141,11 @@ function updateApplication(ctx: SqliteContext, id: string, patch: UpdateApplicat
 
 /** Run as one IMMEDIATE transaction: the subscriptions (deliveries and attempts cascade), tokens, the row, the record. */
 function deleteApplication(ctx: SqliteContext, id: string): DeletedApplication | null {
-  if (id === DEFAULT_APPLICATION_ID) {
-    throw new StoreInputError("invalid_application", "The default application cannot be deleted.");
+  if (isReservedApplication(id)) {
+    throw new StoreInputError(
+      "invalid_application",
+      "The default and operator applications cannot be deleted.",
+    );
   }
   const row = ctx.sql("SELECT * FROM applications WHERE id = ?").get(id) as ApplicationRow | undefined;
   if (!row) return null;

@@ -34,7 +34,12 @@ export function applicationConformance(backend: () => TestBackend): void {
       expect(a.id).toMatch(/^app_/);
       expect((await store.applications.get("cust-a"))?.id).toBe(a.id);
       expect((await store.applications.get(a.id))?.uid).toBe("cust-a");
-      expect((await store.applications.list()).map((x) => x.uid)).toEqual(["default", "cust-a", "cust-b"]);
+      expect((await store.applications.list()).map((x) => x.uid)).toEqual([
+        "default",
+        "operator",
+        "cust-a",
+        "cust-b",
+      ]);
       await expect(store.applications.create({ uid: "cust-a", name: "Again" })).rejects.toMatchObject({
         code: "uid_taken",
       });

@@ -71,7 +71,7 @@ export function migrationConformance(backend: () => TestBackend, create: () => T
       expect(subs.map((sub) => [sub.applicationId, sub.uid, sub.description, sub.metadata])).toEqual(
         subs.map(() => ["app_default", null, "", {}]),
       );
-      expect((await store.applications.list()).map((app) => app.uid)).toEqual(["default"]);
+      expect((await store.applications.list()).map((app) => app.uid)).toEqual(["default", "operator"]);
       expect((await store.applications.reads("app_default").listSubscriptions()).length).toBe(subs.length);
       expect((await versions()).map(([v]) => v)).toEqual(Array.from({ length: latest() }, (_, i) => i + 1));
 
