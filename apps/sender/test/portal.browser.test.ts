@@ -34,7 +34,7 @@ describe.skipIf(!available)("a portal link in Chromium", { timeout: 120_000 }, (
 
   /** B's ids, URL and payload: not one may be on any page A's link reaches. */
   const bMarks = () => [ids.b.app, "cust-b", ids.b.sub, ids.b.url, ids.b.message, "PAYLOAD-B"];
-  const shows = async (text: string) => (await page.locator("body").innerText()).includes(text);
+  const shows = async (text: string) => ((await page.locator("body").textContent()) ?? "").includes(text);
   /** None of B's marks, but those the address itself carries ("No subscription sub_…" names what was asked). */
   async function noneOfB() {
     const body = await page.locator("body").innerText();
