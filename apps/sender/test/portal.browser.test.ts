@@ -126,6 +126,40 @@ describe.skipIf(!available)("a portal link in Chromium", { timeout: 120_000 }, (
     }
   });
 
+  it("the operator's Applications page lists the customers and opens a portal link for one", async () => {
+    const operator = await browser.context.browser()?.newContext();
+    const own = operator ? await operator.newPage() : await browser.context.newPage();
+    try {
+      await own.goto(`${base}/console/`);
+      await own.getByLabel("Admin token").fill(ADMIN);
+      await own.getByRole("button", { name: "Log in" }).click();
+      await own.getByRole("link", { name: "Applications" }).click();
+      await own.getByRole("cell", { name: "cust-b" }).waitFor({ timeout: WAIT });
+      await own.getByLabel("Customer id (uid)").fill("cust-c");
+      await own.getByLabel("Name").fill("Customer C");
+      await own.getByRole("button", { name: "Add" }).click();
+      const row = own.getByRole("row", { name: /cust-c/ });
+      await row.waitFor({ timeout: WAIT });
+      await row.getByRole("button", { name: "Open a portal link" }).click();
+      const shown = own.getByRole("textbox", { name: "Portal link" });
+      await shown.waitFor({ timeout: WAIT });
+      const url = await shown.inputValue();
+      expect(url).toMatch(new RegExp(`^${base}/console/#token=pst_`));
+      const token = url.split("#token=")[1]!;
+      expect(
+        (await api(base, "GET", "/session", undefined, { authorization: `Bearer ${token}` })).body,
+      ).toMatchObject({
+        role: "portal",
+        application: { uid: "cust-c" },
+      });
+      await own.screenshot({ path: join(shots.dir, "operator-applications.png"), fullPage: true });
+      expect(await seriousViolations(own)).toEqual([]);
+    } finally {
+      await own.close();
+      await operator?.close();
+    }
+  });
+
   it("asks for a new link once the link expired", async () => {
     shiftMs = 2 * 3_600_000;
     await page.goto(`${base}/console/#/deliveries`);
