@@ -62,7 +62,8 @@ async function pgApplicationId(
 ): Promise<string> {
   const [found] = await query<{ id: string }>(
     ctx,
-    `SELECT id FROM ${ctx.s}.applications WHERE id = $1 OR uid = $1`,
+    // By id (`app_…`) or by uid (which never starts with `app_`): each through its own unique index.
+    `SELECT id FROM ${ctx.s}.applications WHERE ${application.startsWith("app_") ? "id" : "uid"} = $1`,
     [application],
     options.tx,
   );

@@ -8,8 +8,8 @@ import { checkIdempotencyKey, checkTraceContext } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 
 type PublishItem = {
-  /** The application published to, `null` for all. */
-  applicationId: string | null;
+  /** The application published to as the caller named it (id or uid), `null` for all. */
+  application: string | null;
   body: Uint8Array;
   eventType: string;
   key: string | null;
@@ -27,21 +27,21 @@ const FAN_OUT_APP = `INSERT INTO deliveries (message_id, subscription_id, state,
     AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
   ORDER BY id`;
 
-/** The id of the application a publish names (by id or uid); `not_found` when there is none. */
-function sqliteApplicationId(ctx: SqliteContext, application: string): Promise<string> {
-  return runSqlite(ctx, () => {
-    const id = ctx
-      .sql("SELECT id FROM applications WHERE id = ? OR uid = ?")
-      .pluck()
-      .get(application, application);
-    if (typeof id !== "string") throw applicationNotFound(application);
-    return id;
-  });
+/**
+ * The id of the application a publish names, read in the publish's transaction: by id (`app_…`) or by uid (which
+ * never starts with `app_`), each through its own unique index. `undefined` when there is none.
+ */
+function applicationIdOf(ctx: SqliteContext, application: string): string | undefined {
+  const column = application.startsWith("app_") ? "SELECT id FROM applications WHERE id = ?" : UID_LOOKUP;
+  return ctx.sql(column).pluck().get(application) as string | undefined;
 }
+const UID_LOOKUP = "SELECT id FROM applications WHERE uid = ?";
 
 type Published =
-  | { existing: MessageRow; deliveries: number; id?: undefined }
-  | { existing: undefined; id: string; deliveries: number };
+  | { existing: MessageRow; deliveries: number; id?: undefined; missing?: undefined }
+  | { existing: undefined; id: string; deliveries: number; missing?: undefined }
+  /** The application named does not exist: nothing was written. */
+  | { existing: undefined; id?: undefined; deliveries: 0; missing: string };
 
 /**
  * The outbox's publisher: a message and its fan-out (one delivery per enabled subscription that receives its type).
@@ -56,7 +56,18 @@ type Published =
  * ```
  */
 export function createSqlitePublisher(ctx: SqliteContext) {
-  const publishOne = ({ applicationId, body, eventType, key, traceContext, at }: PublishItem): Published => {
+  const publishOne = ({
+    application,
+    body,
+    eventType,
+    key: given,
+    traceContext,
+    at,
+  }: PublishItem): Published => {
+    const applicationId = application === null ? null : applicationIdOf(ctx, application);
+    if (applicationId === undefined)
+      return { existing: undefined, deliveries: 0, missing: application as string };
+    const key = scopedIdempotencyKey(given, applicationId);
     if (key !== null) {
       const existing = ctx.sql("SELECT * FROM messages WHERE idempotency_key = ?").get(key) as
         | MessageRow
@@ -96,13 +107,11 @@ export function createSqlitePublisher(ctx: SqliteContext) {
     if (options.tx !== undefined) {
       throw new StoreInputError("invalid_option", "publish({ tx }) needs the PostgreSQL backend.");
     }
-    const applicationId =
-      options.application === undefined ? null : await sqliteApplicationId(ctx, options.application);
     const key = options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey);
     const prepared = prepareEvent(event, options);
     const item: PublishItem = {
-      applicationId,
-      key: scopedIdempotencyKey(key, applicationId),
+      application: options.application ?? null,
+      key,
       traceContext: checkTraceContext(options.traceContext),
       body: prepared.body,
       eventType: prepared.eventType,
@@ -111,6 +120,7 @@ export function createSqlitePublisher(ctx: SqliteContext) {
     const result = ctx.options.groupCommit
       ? await committer.submit(item)
       : await runSqlite(ctx, () => commit([item])[0] as Published);
+    if (result.missing !== undefined) throw applicationNotFound(result.missing);
     if (result.existing) {
       checkReplay(result.existing, prepared);
       return {
