@@ -1,6 +1,7 @@
 // Publishing cost with applications: CPU time per delivery of publishes through the store's own publish, on a
 // SQLite file, in one process (nothing else runs in it), each shape in a fresh file:
 //   today:        one subscription (the default application), every publish to all      → 1 delivery per publish
+//   today-named:  as today, each publish naming the default application by uid          → 1 delivery per publish
 //   apps-one:     100 applications of 1 subscription each, each publish to one of them → 1 delivery per publish
 //   today-100:    100 subscriptions in the default application, publish to all          → 100 deliveries per publish
 //   apps-all:     100 applications of 1 subscription each, publish to all               → 100 deliveries per publish
@@ -26,17 +27,27 @@ async function open(dir, name) {
 async function shaped(dir, shape) {
   const store = await open(dir, shape);
   const uids = [];
-  if (shape === "today") await store.subscriptions.create({ url: "http://127.0.0.1:9/h", token: TOKEN });
-  for (let i = 0; shape !== "today" && i < 100; i++) {
+  const single = shape === "today" || shape === "today-named";
+  if (single) await store.subscriptions.create({ url: "http://127.0.0.1:9/h", token: TOKEN });
+  for (let i = 0; !single && i < 100; i++) {
     if (shape === "today-100") {
       await store.subscriptions.create({ url: `http://127.0.0.1:9/h${i}`, token: TOKEN });
       continue;
     }
     const app = await store.applications.create({ uid: `cust-${i}`, name: `Customer ${i}` });
-    await store.subscriptions.create({ applicationId: app.id, url: `http://127.0.0.1:9/h${i}`, token: TOKEN });
+    await store.subscriptions.create({
+      applicationId: app.id,
+      url: `http://127.0.0.1:9/h${i}`,
+      token: TOKEN,
+    });
     uids.push(app.uid);
   }
-  const application = shape === "apps-one" ? (i) => ({ application: uids[i % uids.length] }) : () => ({});
+  const application =
+    shape === "apps-one"
+      ? (i) => ({ application: uids[i % uids.length] })
+      : shape === "today-named"
+        ? () => ({ application: "default" })
+        : () => ({});
   return { store, application };
 }
 
@@ -53,7 +64,7 @@ async function publish(target, n, offset) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "plant-store-bench-apps-"));
-const shapes = ["today", "apps-one", "today-100", "apps-all"];
+const shapes = ["today", "today-named", "apps-one", "today-100", "apps-all"];
 try {
   const targets = {};
   for (const shape of shapes) {
@@ -72,7 +83,9 @@ try {
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const result = Object.fromEntries(shapes.map((s) => [s, Number(median(perDelivery[s]).toFixed(2))]));
-  console.log(JSON.stringify({ node: process.version, perRound: PER_ROUND, rounds: ROUNDS, usPerDelivery: result }));
+  console.log(
+    JSON.stringify({ node: process.version, perRound: PER_ROUND, rounds: ROUNDS, usPerDelivery: result }),
+  );
   for (const target of Object.values(targets)) await target.store.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
