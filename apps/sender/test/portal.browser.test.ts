@@ -37,7 +37,7 @@ describe.skipIf(!available)("a portal link in Chromium", { timeout: 120_000 }, (
   const shows = async (text: string) => ((await page.locator("body").textContent()) ?? "").includes(text);
   /** None of B's marks, but those the address itself carries ("No subscription sub_…" names what was asked). */
   async function noneOfB() {
-    const body = await page.locator("body").innerText();
+    const body = (await page.locator("body").textContent()) ?? "";
     for (const mark of bMarks().filter((m) => !page.url().includes(m)))
       expect(body, `${page.url()} shows ${mark}`).not.toContain(mark);
   }
