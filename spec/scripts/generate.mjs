@@ -51,7 +51,9 @@ export async function generate() {
     `/** Example New Plant payloads, exactly as they travel on the wire (see spec/examples/README.md). */\n` +
     `export const examples: readonly ExamplePayload[] = ${JSON.stringify(entries, null, 2)};\n`;
 
+  const operational = await operationalSource();
   return {
+    "src/generated/operational.ts": operational,
     "src/generated/openapi.ts": types,
     "src/generated/openapi-int64.ts": int64Types,
     "src/generated/catalog.ts": catalog,
@@ -83,6 +85,54 @@ async function catalogSource(doc) {
     `export interface EventPayloads {\n${map("Int64Webhooks")}\n}\n\n` +
     `/** Each event type's payload, int64 as \`number\` (core's \`mode: "safe"\`). */\n` +
     `export interface SafeEventPayloads {\n${map("webhooks")}\n}\n`
+  );
+}
+
+/**
+ * The sender's operational webhooks (spec/operational.yaml): their catalog, built by the same `buildCatalog`, the
+ * document as data, and their payload types from openapi-typescript, so they are served as New Plant is.
+ */
+async function operationalSource() {
+  const yamlText = readFileSync(join(specDir, "operational.yaml"), "utf8");
+  const doc = parse(yamlText);
+  const { buildCatalog } = await importTypeScript(join(specDir, "src/catalog/build-catalog.ts"));
+  const ast = await openapiTS(yamlText, { alphabetize: false });
+  const types = astToString(ast).replace(/^export /gm, "");
+  return (
+    `${HEADER.replace("spec/openapi.yaml", "spec/operational.yaml")}/* biome-ignore-all lint: generated */
+
+` +
+    `import type { Catalog } from "../catalog/types.js";
+
+` +
+    `${types}
+` +
+    `/** The sender's operational webhooks (spec/operational.yaml) as a catalog: what the operator can subscribe to. */
+` +
+    `export const operationalCatalog = ${JSON.stringify(buildCatalog(doc), null, 2)} as const satisfies Catalog;
+
+` +
+    `/** spec/operational.yaml as data. */
+` +
+    `export const operationalDocument = ${JSON.stringify(doc, null, 2)} as const;
+
+` +
+    `/** An operational event type. */
+` +
+    `export type OperationalEventType = (typeof operationalCatalog)[number]["type"];
+
+` +
+    `/** Each operational event's payload. */
+` +
+    `export interface OperationalPayloads {
+` +
+    `  "subscription.disabled": components["schemas"]["SubscriptionDisabled"];
+` +
+    `  "delivery.exhausted": components["schemas"]["DeliveryExhausted"];
+` +
+    `  "application.deleted": components["schemas"]["ApplicationDeleted"];
+}
+`
   );
 }
 

@@ -34,6 +34,12 @@ export {
 export { document } from "./generated/document.js";
 export { examples } from "./generated/examples.js";
 export type { components, paths, webhooks } from "./generated/openapi.js";
+export {
+  type OperationalEventType,
+  type OperationalPayloads,
+  operationalCatalog,
+  operationalDocument,
+} from "./generated/operational.js";
 
 /** A plant: `name` (required) and an optional `tag`. */
 export type Plant = components["schemas"]["Plant"];

@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
+import { operationalCatalog } from "../src/index.js";
 
 const run = promisify(execFile);
 const specDir = fileURLToPath(new URL("..", import.meta.url));
@@ -62,6 +63,15 @@ describe("openapi.yaml", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
+  });
+
+  it("operational.yaml, the sender's own webhooks, is a valid OpenAPI 3.1 document naming the three events", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(join(specDir, "operational.yaml"));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    const types = operationalCatalog.map((entry) => entry.type);
+    expect(types).toEqual(["subscription.disabled", "delivery.exhausted", "application.deleted"]);
   });
 
   it("the second validator rejects a document breaking the 3.1 schema", async () => {

@@ -21,6 +21,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   keypair: () => import("./commands/keypair/index.js"),
   sign: () => import("./commands/sign/index.js"),
   verify: () => import("./commands/verify/index.js"),
+  applications: () => import("./commands/applications/index.js"),
+  "portal-link": () => import("./commands/portal-link/index.js"),
   subscriptions: () => import("./commands/subscriptions/index.js"),
   publish: () => import("./commands/publish/index.js"),
   deliveries: () => import("./commands/deliveries/index.js"),

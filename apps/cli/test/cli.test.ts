@@ -475,3 +475,57 @@ describe("sender administration against a real plant-store-sender", () => {
     budget(28),
   );
 });
+
+describe("applications and portal links against a real plant-store-sender", () => {
+  it(
+    "applications add/list/show/update/revoke-links/delete and portal-link",
+    async () => {
+      const admin = createToken();
+      const sender = await background(
+        SENDER_BIN,
+        ["--port", "0", "--admin-token", admin, "--db", ":memory:", "--allow-networks", "127.0.0.0/8"],
+        (out) => listeningUrl(out),
+      );
+      const env = { PLANT_STORE_SENDER_URL: sender.info, PLANT_STORE_ADMIN_TOKEN: admin };
+      const run = async (args: string[]) => {
+        const r = await cli([...args, "--json"], { env });
+        return { ...r, value: r.stdout ? JSON.parse(r.stdout) : null };
+      };
+      try {
+        const added = await run(["applications", "add", "cust_42", "--name", "Acme Gardens"]);
+        expect(added.value).toMatchObject({ uid: "cust_42", name: "Acme Gardens" });
+        const listed = await cli(["applications", "list"], { env });
+        expect(listed.stdout).toContain(`${added.value.id}  cust_42  Acme Gardens`);
+        expect((await run(["applications", "show", "cust_42"])).value.id).toBe(added.value.id);
+        expect((await run(["applications", "update", "cust_42", "--name", "Acme"])).value.name).toBe("Acme");
+        const link = await cli(["portal-link", "cust_42", "--expires-in", "600"], { env });
+        expect(link.code).toBe(0);
+        const token = /^token: (pst_\S+)$/m.exec(link.stdout)?.[1] as string;
+        expect(link.stdout).toContain(`url: ${sender.info}/console/#token=${token}`);
+        expect(link.stdout).toContain("Shown once");
+        const session = await fetch(`${sender.info}/session`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(await session.json()).toMatchObject({ role: "portal", application: { uid: "cust_42" } });
+        expect((await cli(["portal-link", "cust_42", "--expires-in", "5"], { env })).code).toBe(2);
+        expect((await cli(["portal-link", "cust_42", "--expires-in", "soon"], { env })).code).toBe(2);
+        expect((await run(["applications", "revoke-links", "cust_42"])).value).toEqual({
+          id: added.value.id,
+          revoked: true,
+        });
+        const refused = await fetch(`${sender.info}/session`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(refused.status).toBe(401);
+        expect((await run(["applications", "delete", "cust_42"])).value).toMatchObject({ deleted: true });
+        const missing = await cli(["applications", "show", "cust_42"], { env });
+        expect(missing.code).toBe(1);
+        expect(missing.stderr).toMatch(/404/);
+        expect((await cli(["applications", "add", "x"], { env })).code).toBe(2);
+      } finally {
+        await sender.stop();
+      }
+    },
+    budget(12),
+  );
+});

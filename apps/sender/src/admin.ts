@@ -3,6 +3,7 @@ import { catalog as specCatalog } from "@plant-store/spec";
 import type { Store } from "@plant-store/store";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import { applicationHandlers } from "./admin/applications.js";
 import { requireAdminToken } from "./admin/auth-hook.js";
 import { installBodyParsers } from "./admin/body-parsers.js";
 import { mountConsole, senderConsole } from "./admin/console-mount.js";
@@ -32,6 +33,8 @@ export interface AdminApiOptions {
   canSignAsymmetric?: boolean;
   /** The webhooks it publishes (a catalog read from `--spec`); default `@plant-store/spec`'s. */
   catalog?: Catalog;
+  /** Where portal links point (`<consoleUrl>#token=…`); default this API's `/console/` at the requested host. */
+  consoleUrl?: string;
   /** Body cap of admin requests. Default `ADMIN_BODY_LIMIT` (64 KiB). */
   bodyLimit?: number;
   /** Time allowed to receive a request's headers (slowloris guard). Default app-kit's `HEADERS_TIMEOUT_MS`. */
@@ -63,12 +66,18 @@ export async function createAdminApi(options: AdminApiOptions): Promise<FastifyI
   installMethodNotAllowed(app);
   refuseRepeatedQuery(app);
   const consoleServer = senderConsole();
-  requireAdminToken(app, { adminTokens: options.adminTokens, consoleServer });
-  mountConsole(app, consoleServer);
   const context = adminContext(options);
+  requireAdminToken(app, {
+    adminTokens: options.adminTokens,
+    consoleServer,
+    store: options.store,
+    principals: context.principals,
+  });
+  mountConsole(app, consoleServer);
   // Every route of the admin API's table, served: the schemas there validate each request before these run.
   registerRoutes<AdminLoaded>(app, {
     ...operationHandlers(context),
+    ...applicationHandlers(context),
     ...subscriptionHandlers(context),
     ...eventHandlers(context),
     ...deliveryHandlers(context),
@@ -87,5 +96,7 @@ function adminContext(options: AdminApiOptions): AdminContext {
     logger: options.logger,
     canSignAsymmetric: options.canSignAsymmetric ?? false,
     tracer: senderTracer(),
+    principals: new WeakMap(),
+    consoleUrl: options.consoleUrl,
   };
 }

@@ -33,7 +33,7 @@ export class ApiError extends Error {
  * the reply it sent itself (a body kept as bytes).
  */
 export interface RouteHandler<Op extends AdminOperationId, Loaded = undefined> {
-  load?: (params: AdminInput<Op>["params"]) => Promise<Loaded>;
+  load?: (params: AdminInput<Op>["params"], request: FastifyRequest) => Promise<Loaded>;
   handle: (
     input: AdminInput<Op>,
     context: { loaded: Loaded; request: FastifyRequest; reply: FastifyReply },
@@ -78,7 +78,7 @@ export function registerRoutes<Loaded extends Partial<Record<AdminOperationId, u
       ...(route.body?.limit !== undefined && { bodyLimit: route.body.limit }),
       handler: async (request, reply) => {
         const params = parse(route.params, request.params);
-        const loaded = handler.load ? await handler.load(params as never) : undefined;
+        const loaded = handler.load ? await handler.load(params as never, request) : undefined;
         const input = {
           params,
           query: parse(route.query, request.query),

@@ -47,6 +47,8 @@ export interface SenderOptions {
   disableAfterMs?: number;
   /** Run the delivery worker in this process. Default true. */
   worker?: boolean;
+  /** Where portal links point (`<consoleUrl>#token=…`); default the admin API's `/console/` at the requested host. */
+  consoleUrl?: string;
   /** Admin API: time allowed to receive a request's headers. Default 10 s. */
   headersTimeoutMs?: number;
   /** Admin API: time allowed for a whole request, body included. Default 30 s. */
@@ -110,6 +112,7 @@ export async function createSender(options: SenderOptions): Promise<Sender> {
     metrics,
     canSignAsymmetric: (options.privateKeys?.length ?? 0) > 0,
     ...(options.catalog && { catalog: options.catalog }),
+    ...(options.consoleUrl !== undefined && { consoleUrl: options.consoleUrl }),
     ...(options.logger && { logger: options.logger }),
     ...(options.headersTimeoutMs !== undefined && { headersTimeoutMs: options.headersTimeoutMs }),
     ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),

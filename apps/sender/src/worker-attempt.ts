@@ -2,6 +2,7 @@ import { logText } from "@plant-store/app-kit";
 import { deliver, signsWith } from "@plant-store/core";
 import type { ClaimedDelivery } from "@plant-store/store";
 import { judgeAttempt, loggedOutcome } from "./attempt-result.js";
+import { reportDisabled, reportExhausted } from "./operational-events.js";
 import { recordOutcome } from "./outcome-recorder.js";
 import { startAttemptSpan, traceAttempt } from "./tracing.js";
 import type { WorkerContext } from "./worker-context.js";
@@ -31,6 +32,13 @@ async function attempt(ctx: WorkerContext, delivery: ClaimedDelivery): Promise<v
   await recordOutcome(ctx.store, delivery, result.outcome);
   if (result.outcome.kind === "gone") {
     ctx.logger?.warn({ subscriptionId: subscription.id }, "subscription disabled: 410 Gone");
+    // Reported after the commit, off the attempt's slot: a failure to report is logged, never the attempt's.
+    void reportDisabled(ctx.store, ctx.logger, subscription.id, "gone");
+  } else if (result.outcome.kind === "failed") {
+    void reportExhausted(ctx.store, ctx.logger, delivery, {
+      status: outcome.status ?? null,
+      error: outcome.error ?? null,
+    });
   }
   if (result.outcome.retryAt !== undefined) {
     ctx.nextLocalDue = Math.min(ctx.nextLocalDue, result.outcome.retryAt);

@@ -1,3 +1,4 @@
+import { reportDisabled } from "./operational-events.js";
 import { launch } from "./worker-attempt.js";
 import { releaseAll, type WorkerContext } from "./worker-context.js";
 
@@ -38,8 +39,10 @@ export async function claimLoop(ctx: WorkerContext): Promise<void> {
 
 async function sweepFailing(ctx: WorkerContext): Promise<void> {
   const disabled = await ctx.store.subscriptions.disableFailing(ctx.disableAfterMs);
-  for (const id of disabled)
+  for (const id of disabled) {
     ctx.logger?.warn({ subscriptionId: id }, "subscription disabled: failing too long");
+    await reportDisabled(ctx.store, ctx.logger, id, "failing");
+  }
 }
 
 /**

@@ -128,9 +128,26 @@ describe("apps/sender/openapi.json against the running sender", () => {
     );
     expect(failed.data).toHaveLength(1);
     const delivery = String(failed.data[0].id);
+    const application = async (uid: string) =>
+      JSON.parse((await call("POST", "/applications", json, JSON.stringify({ uid, name: uid }))).text)
+        .id as string;
+    const app = await application("probe-app");
+    const doomedApp = await application("doomed-app");
+    // A portal token of another application: 403 on the operator's routes, 404 for the resources above.
+    const portal = JSON.parse(
+      (await call("POST", `/applications/${await application("portal-app")}/portal-link`, auth)).text,
+    ).token as string;
 
     // Per operation: a request that succeeds (resources filled in), plus the generic ways to fail below.
     const good: Record<string, { path?: string; body?: string; headers?: Record<string, string> }> = {
+      createApplication: { body: '{"uid":"made-here","name":"Made here"}' },
+      listApplications: {},
+      getApplication: {},
+      updateApplication: { body: '{"name":"Renamed"}' },
+      deleteApplication: { path: `/applications/${doomedApp}` },
+      createPortalLink: { body: '{"expiresInSeconds":600}' },
+      revokePortalLinks: {},
+      getSession: {},
       createSubscription: { body: '{"url":"http://127.0.0.1:9/x"}' },
       listSubscriptions: { path: "/subscriptions?enabled=true" },
       getSubscription: {},
@@ -159,7 +176,13 @@ describe("apps/sender/openapi.json against the running sender", () => {
     for (const { path, method, op } of operations) {
       const label = `${method} ${path}`;
       const fill = (id: string) => path.replace("{id}", id);
-      const real = path.startsWith("/subscriptions/") ? sub : path.startsWith("/messages/") ? msg : delivery;
+      const real = path.startsWith("/subscriptions/")
+        ? sub
+        : path.startsWith("/messages/")
+          ? msg
+          : path.startsWith("/applications/")
+            ? app
+            : delivery;
       const unknown = path.startsWith("/deliveries/") ? "999999999" : "sub_unknown";
       const probe = good[op.operationId] ?? {};
       const hasBody = method === "POST" || method === "PATCH";
@@ -171,6 +194,11 @@ describe("apps/sender/openapi.json against the running sender", () => {
         ],
         [fill(real), {}, undefined],
         [fill(real), { authorization: "Bearer not a token" }, undefined],
+        [
+          fill(real),
+          { authorization: `Bearer ${portal}`, ...(hasBody && { "content-type": "application/json" }) },
+          probe.body ?? (hasBody ? "{}" : undefined),
+        ],
       ];
       if (path.includes("{id}")) {
         requests.push([fill(unknown), hasBody ? json : auth, hasBody ? (probe.body ?? "{}") : undefined]);

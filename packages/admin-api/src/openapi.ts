@@ -24,7 +24,7 @@ function commonStatuses(route: AdminRoute): Record<string, string> {
     "431": "The request's headers are too large.",
     ...(route.auth !== false && {
       "400": "The request is malformed; the message says what to change.",
-      "401": "No admin bearer token, or one not accepted.",
+      "401": "No bearer token, or one not accepted (unknown, expired or revoked).",
       "503": "The store is not available right now. Retry later.",
     }),
     ...((route.method === "POST" || route.method === "PATCH") && {
@@ -33,6 +33,9 @@ function commonStatuses(route: AdminRoute): Record<string, string> {
       "415": "The body is not `application/json`.",
     }),
     ...(route.path.includes("{") && { "414": "A path segment is longer than 100 characters." }),
+    ...(route.portal !== true && {
+      "403": "A portal token cannot reach this operation: it needs the operator's token.",
+    }),
   };
 }
 
@@ -78,6 +81,10 @@ export function buildAdminOpenApi(): JsonObject {
     servers: [{ url: "http://127.0.0.1:4001" }],
     security: [{ adminToken: [] }],
     tags: [
+      {
+        name: "applications",
+        description: "Customers: each owns its subscriptions, and a portal link lets it manage them alone.",
+      },
       { name: "subscriptions", description: "Where New Plant webhooks are delivered." },
       { name: "events", description: "Publishing New Plant events." },
       { name: "deliveries", description: "One message to one subscription, and its attempts." },
@@ -85,7 +92,14 @@ export function buildAdminOpenApi(): JsonObject {
     ],
     paths,
     components: {
-      securitySchemes: { adminToken: { type: "http", scheme: "bearer" } },
+      securitySchemes: {
+        adminToken: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "The operator's admin token, or a portal token (`pst_…`, from a portal link) for the operations of one application.",
+        },
+      },
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
     },
   };

@@ -1,5 +1,6 @@
 import { MAX_BATCH_EVENTS } from "@plant-store/core";
 import type { z } from "zod";
+import * as a from "./application-schemas.js";
 import { MAX_BATCH_BODY_BYTES } from "./defaults.js";
 import * as s from "./schemas.js";
 
@@ -17,11 +18,16 @@ export interface AdminRoute {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   /** OpenAPI path template, e.g. `/subscriptions/{id}`. */
   path: string;
-  tag: "subscriptions" | "events" | "deliveries" | "operations";
+  tag: "applications" | "subscriptions" | "events" | "deliveries" | "operations";
   summary: string;
   description?: string;
   /** Whether an admin bearer token is needed. Default true. */
   auth?: false;
+  /**
+   * Whether a portal token (one application's) may call it: then every resource it reads or changes is that
+   * application's, and another's answers 404 as one that does not exist. Any other route answers 403 to it.
+   */
+  portal?: true;
   params?: z.ZodObject;
   query?: z.ZodObject;
   /** Request headers (lower-case names); each may be given on one header line only. */
@@ -41,7 +47,7 @@ export interface AdminRoute {
   };
   ok: SuccessAnswer;
   /** Error statuses particular to this route, with what they mean (the common ones are added for every route). */
-  errors?: Partial<Record<400 | 404 | 409 | 413 | 415 | 422 | 503, string>>;
+  errors?: Partial<Record<400 | 403 | 404 | 409 | 413 | 415 | 422 | 503, string>>;
 }
 
 /**
@@ -56,7 +62,84 @@ export interface AdminRoute {
  * ```
  */
 export const adminRoutes = {
+  createApplication: {
+    method: "POST",
+    path: "/applications",
+    tag: "applications",
+    summary: "Create an application (one customer)",
+    body: { schema: a.ApplicationInput, required: true },
+    ok: { status: 201, description: "Created.", schema: a.Application },
+    errors: { 409: "Another application has this uid." },
+  },
+  listApplications: {
+    method: "GET",
+    path: "/applications",
+    tag: "applications",
+    summary: "List applications",
+    ok: { status: 200, description: "Every application, in creation order.", schema: a.ApplicationPage },
+  },
+  getApplication: {
+    method: "GET",
+    path: "/applications/{id}",
+    tag: "applications",
+    summary: "Get an application",
+    params: a.ApplicationParams,
+    ok: { status: 200, description: "The application.", schema: a.Application },
+    errors: { 404: "No such application." },
+  },
+  updateApplication: {
+    method: "PATCH",
+    path: "/applications/{id}",
+    tag: "applications",
+    summary: "Change an application's uid, name or metadata",
+    params: a.ApplicationParams,
+    body: { schema: a.ApplicationUpdate, required: true },
+    ok: { status: 200, description: "Updated.", schema: a.Application },
+    errors: { 404: "No such application.", 409: "Another application has this uid." },
+  },
+  deleteApplication: {
+    method: "DELETE",
+    path: "/applications/{id}",
+    tag: "applications",
+    summary: "Delete an application with its subscriptions",
+    description:
+      "Its subscriptions go with it, with their deliveries (pending ones stop) and attempts, and its portal links stop working; the deletion is recorded. The default application cannot be deleted.",
+    params: a.ApplicationParams,
+    ok: { status: 200, description: "Deleted.", schema: a.ApplicationDeleted },
+    errors: { 404: "No such application.", 409: "The default application cannot be deleted." },
+  },
+  createPortalLink: {
+    method: "POST",
+    path: "/applications/{id}/portal-link",
+    tag: "applications",
+    summary: "A link to the console for this application's customer",
+    description:
+      "The token in the link sees and changes only this application's subscriptions, deliveries and attempts, until it expires (default one hour, at most a day) or the application's links are revoked. It is stored only as a hash.",
+    params: a.ApplicationParams,
+    body: { schema: a.PortalLinkInput, required: false },
+    ok: { status: 201, description: "The link and its token, shown once.", schema: a.PortalLink },
+    errors: { 404: "No such application." },
+  },
+  revokePortalLinks: {
+    method: "POST",
+    path: "/applications/{id}/portal-link/revoke",
+    tag: "applications",
+    summary: "Revoke every portal link of this application handed out so far",
+    params: a.ApplicationParams,
+    ok: { status: 200, description: "Revoked.", schema: a.PortalLinksRevoked },
+    errors: { 404: "No such application." },
+  },
+  getSession: {
+    portal: true,
+    method: "GET",
+    path: "/session",
+    tag: "operations",
+    summary: "Who the bearer token speaks for",
+    description: "The operator, or one application's portal (with its expiry).",
+    ok: { status: 200, description: "The session.", schema: a.Session },
+  },
   createSubscription: {
+    portal: true,
     method: "POST",
     path: "/subscriptions",
     tag: "subscriptions",
@@ -67,6 +150,7 @@ export const adminRoutes = {
     ok: { status: 201, description: "Created.", schema: s.SubscriptionWithCredentials },
   },
   listSubscriptions: {
+    portal: true,
     method: "GET",
     path: "/subscriptions",
     tag: "subscriptions",
@@ -75,6 +159,7 @@ export const adminRoutes = {
     ok: { status: 200, description: "Subscriptions.", schema: s.SubscriptionPage },
   },
   getSubscription: {
+    portal: true,
     method: "GET",
     path: "/subscriptions/{id}",
     tag: "subscriptions",
@@ -84,6 +169,7 @@ export const adminRoutes = {
     errors: { 404: "No such subscription." },
   },
   updateSubscription: {
+    portal: true,
     method: "PATCH",
     path: "/subscriptions/{id}",
     tag: "subscriptions",
@@ -94,6 +180,7 @@ export const adminRoutes = {
     errors: { 404: "No such subscription." },
   },
   deleteSubscription: {
+    portal: true,
     method: "DELETE",
     path: "/subscriptions/{id}",
     tag: "subscriptions",
@@ -105,6 +192,7 @@ export const adminRoutes = {
     errors: { 404: "No such subscription." },
   },
   disableSubscription: {
+    portal: true,
     method: "POST",
     path: "/subscriptions/{id}/disable",
     tag: "subscriptions",
@@ -115,6 +203,7 @@ export const adminRoutes = {
     errors: { 404: "No such subscription." },
   },
   enableSubscription: {
+    portal: true,
     method: "POST",
     path: "/subscriptions/{id}/enable",
     tag: "subscriptions",
@@ -124,6 +213,7 @@ export const adminRoutes = {
     errors: { 404: "No such subscription." },
   },
   rotateCredential: {
+    portal: true,
     method: "POST",
     path: "/subscriptions/{id}/rotate",
     tag: "subscriptions",
@@ -136,6 +226,7 @@ export const adminRoutes = {
     errors: { 404: "No such subscription." },
   },
   recoverSubscription: {
+    portal: true,
     method: "POST",
     path: "/subscriptions/{id}/recover",
     tag: "subscriptions",
@@ -190,6 +281,7 @@ export const adminRoutes = {
     },
   },
   listEventTypes: {
+    portal: true,
     method: "GET",
     path: "/event-types",
     tag: "events",
@@ -199,6 +291,7 @@ export const adminRoutes = {
     ok: { status: 200, description: "Every event type, in the document's order.", schema: s.EventTypeList },
   },
   getMessage: {
+    portal: true,
     method: "GET",
     path: "/messages/{id}",
     tag: "events",
@@ -208,6 +301,7 @@ export const adminRoutes = {
     errors: { 404: "No such message." },
   },
   listDeliveries: {
+    portal: true,
     method: "GET",
     path: "/deliveries",
     tag: "deliveries",
@@ -216,6 +310,7 @@ export const adminRoutes = {
     ok: { status: 200, description: "A page.", schema: s.DeliveryPage },
   },
   getDelivery: {
+    portal: true,
     method: "GET",
     path: "/deliveries/{id}",
     tag: "deliveries",
@@ -225,6 +320,7 @@ export const adminRoutes = {
     errors: { 404: "No such delivery." },
   },
   listAttempts: {
+    portal: true,
     method: "GET",
     path: "/deliveries/{id}/attempts",
     tag: "deliveries",
@@ -234,6 +330,7 @@ export const adminRoutes = {
     errors: { 404: "No such delivery." },
   },
   resendDelivery: {
+    portal: true,
     method: "POST",
     path: "/deliveries/{id}/resend",
     tag: "deliveries",

@@ -15,6 +15,7 @@ import {
 } from "@plant-store/core";
 import type { NewPlant } from "@plant-store/spec";
 import { z } from "zod";
+import { description, metadata, subscriptionUid } from "./application-schemas.js";
 
 /**
  * What a schema stands for in the OpenAPI document when zod cannot say it (a body kept as raw text, a number given
@@ -115,6 +116,9 @@ export const DeliveryParams = z.object({
 
 /** Query of `GET /subscriptions`. */
 export const ListSubscriptionsQuery = z.object({
+  application: z.string().optional().meta({
+    description: "Only this application's (its id `app_…` or uid); a portal token sees its own only.",
+  }),
   enabled: z
     .enum(["true", "false"], { error: "enabled must be true or false." })
     .optional()
@@ -173,6 +177,13 @@ export const SubscriptionInput = z
       .meta({ description: "`whsec_` signing secret; generated when omitted." }),
     eventTypes: eventTypes.optional(),
     signing: signing.optional().meta({ description: "Default symmetric." }),
+    application: z.string().optional().meta({
+      description:
+        "The application it belongs to (id `app_…` or uid); default the default application. A portal token's own application, always.",
+    }),
+    uid: subscriptionUid.optional(),
+    description: description.optional(),
+    metadata: metadata.optional(),
   })
   .meta({ id: "SubscriptionInput" });
 
@@ -182,9 +193,12 @@ export const SubscriptionUpdate = z
     url: targetUrl("url must be the receiver's http(s) endpoint.").optional(),
     eventTypes: eventTypes.optional(),
     signing: signing.optional(),
+    uid: subscriptionUid.nullable().optional(),
+    description: description.optional(),
+    metadata: metadata.optional(),
   })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), {
-    error: "Send the fields to change: { url, eventTypes, signing }.",
+    error: "Send the fields to change: { url, eventTypes, signing, uid, description, metadata }.",
   });
 
 /** Body of `POST /subscriptions/{id}/disable` (optional). */
@@ -287,6 +301,10 @@ export const PublishBatchInput = z
 
 /** Query of `POST /events`: which webhook of the contract the body is. */
 export const PublishQuery = z.object({
+  application: z.string().optional().meta({
+    description:
+      "Publish to this application only (its id `app_…` or uid): only its subscriptions get the event, and the Idempotency-Key is its own. Default: every application.",
+  }),
   type: eventType.optional().meta({
     description:
       "The event type (operationId) the body is, e.g. plantSold; default newPlant. The body must match that webhook's schema.",
@@ -322,6 +340,10 @@ export const ErrorBody = z
 export const Subscription = z
   .object({
     id: z.string(),
+    applicationId: z.string().meta({ description: "The application it belongs to (`app_…`)." }),
+    uid: z.string().nullable(),
+    description: z.string(),
+    metadata: z.record(z.string(), z.string()),
     url: z.string(),
     enabled: z.boolean(),
     disabledReason: z.string().nullable(),

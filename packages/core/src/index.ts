@@ -66,9 +66,14 @@ export {
   MAX_GRACE_MS,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   PAGE_SIZE,
+  PORTAL_TOKEN_PREFIX,
+  PORTAL_TTL_DEFAULT_MS,
+  PORTAL_TTL_MAX_MS,
+  PORTAL_TTL_MIN_MS,
   SIGNING_SCHEMES,
   type SigningScheme,
   signsWith,
+  UID_PATTERN,
 } from "./delivery/outbox-rules.js";
 export { type ErrorBody, HttpError, PlantStoreError } from "./errors.js";
 export {

@@ -40,6 +40,10 @@ describe("active secrets", () => {
       failing_since: null,
       created_at: 0,
       updated_at: 0,
+      application_id: "app_default",
+      uid: null,
+      description: "",
+      metadata: "{}",
     } satisfies SubscriptionRow;
     const subscription = decodeSubscription(box, row);
     for (const now of [0, 999, 1000, 1999, 2000, 3000]) {

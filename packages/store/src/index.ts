@@ -16,6 +16,15 @@
 export { DELIVERY_STATES, MAX_BATCH_EVENTS, MAX_GRACE_MS } from "@plant-store/core";
 export { activeSecrets } from "./active-secrets.js";
 export type {
+  Application,
+  ApplicationReads,
+  Applications,
+  CreateApplicationInput,
+  DeletedApplication,
+  PortalToken,
+  UpdateApplicationInput,
+} from "./api/applications.js";
+export type {
   HeaderInput,
   Inbox,
   InboxEvent,
@@ -67,6 +76,14 @@ export {
 } from "./errors.js";
 export { openStore } from "./open-store.js";
 export type { OpenStoreOptions, StoreLogger } from "./options.js";
+export {
+  DEFAULT_APPLICATION_ID,
+  isReservedApplication,
+  OPERATOR_APPLICATION_ID,
+  PORTAL_TOKEN_PREFIX,
+  PORTAL_TTL_DEFAULT_MS,
+  PORTAL_TTL_MAX_MS,
+} from "./shared/application-rules.js";
 export { KEPT_HEADERS } from "./shared/headers.js";
 export { PURGE_BATCH_SIZE } from "./shared/purge.js";
 export { parseEncryptionKey } from "./shared/secret-box.js";

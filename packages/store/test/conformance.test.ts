@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, it } from "vitest";
+import { applicationConformance } from "./conformance/applications.js";
 import { backlogConformance } from "./conformance/backlog.js";
 import { batchConformance } from "./conformance/batch.js";
 import { inboxConformance } from "./conformance/inbox.js";
@@ -32,6 +33,7 @@ for (const { name, create, skip } of BACKENDS) {
     const backend = () => current as TestBackend;
     inboxConformance(backend);
     subscriptionConformance(backend);
+    applicationConformance(backend);
     outboxConformance(backend);
     batchConformance(backend);
     migrationConformance(backend, create);

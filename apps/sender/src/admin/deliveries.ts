@@ -1,7 +1,8 @@
 import type { AdminInput } from "@plant-store/admin-api";
 import type { Delivery } from "@plant-store/store";
+import type { FastifyRequest } from "fastify";
 import { ApiError } from "../route-table.js";
-import type { AdminContext, ResourceHandlers } from "./context.js";
+import { type AdminContext, type ResourceHandlers, requestView } from "./context.js";
 import { iso } from "./iso.js";
 
 /**
@@ -13,9 +14,9 @@ import { iso } from "./iso.js";
  * ```
  */
 export function deliveryHandlers(context: AdminContext): ResourceHandlers<"deliveries"> {
-  const load = (params: { id: string }) => loadDelivery(context, params);
+  const load = (params: { id: string }, request: FastifyRequest) => loadDelivery(context, params, request);
   return {
-    listDeliveries: { handle: (input) => listDeliveries(context, input) },
+    listDeliveries: { handle: (input, { request }) => listDeliveries(context, input, request) },
     getDelivery: { load, handle: async (_input, { loaded }) => deliveryJson(loaded) },
     listAttempts: { load, handle: (_input, { loaded }) => listAttempts(context, loaded) },
     resendDelivery: {
@@ -25,15 +26,25 @@ export function deliveryHandlers(context: AdminContext): ResourceHandlers<"deliv
   };
 }
 
-async function loadDelivery({ store }: AdminContext, { id }: { id: string }): Promise<Delivery> {
+/** Found through the request's view: another application's delivery is not found, as an unknown one. */
+async function loadDelivery(
+  context: AdminContext,
+  { id }: { id: string },
+  request: FastifyRequest,
+): Promise<Delivery> {
+  const view = requestView(context, request);
   // A whole number beyond what any delivery can have is not malformed, only unknown.
-  const found = Number.isSafeInteger(Number(id)) ? await store.outbox.getDelivery(Number(id)) : null;
+  const found = Number.isSafeInteger(Number(id)) ? await view.getDelivery(Number(id)) : null;
   if (!found) throw new ApiError(404, `No delivery ${id}.`);
   return found;
 }
 
-async function listDeliveries({ store }: AdminContext, { query }: AdminInput<"listDeliveries">) {
-  const page = await store.outbox.listDeliveries({
+async function listDeliveries(
+  context: AdminContext,
+  { query }: AdminInput<"listDeliveries">,
+  request: FastifyRequest,
+) {
+  const page = await requestView(context, request).listDeliveries({
     ...(query.state && { state: query.state }),
     ...(query.subscriptionId && { subscriptionId: query.subscriptionId }),
     ...(query.messageId && { messageId: query.messageId }),

@@ -25,7 +25,8 @@ export function adminErrorHandler(options: { bodyLimit: number; logger: Logger |
     if (error instanceof ApiError) return sendError(reply, error.status, error.message, error.problems);
     if (error instanceof InvalidEventError)
       return sendError(reply, error.kind === "json" ? 400 : 422, error.message);
-    if (error instanceof StoreConflictError) return sendError(reply, 409, error.message);
+    if (error instanceof StoreConflictError)
+      return sendError(reply, error.code === "not_found" ? 404 : 409, error.message);
     if (error instanceof StoreInputError) return sendError(reply, 400, error.message);
     if (error.statusCode && error.statusCode < 500) {
       const limit = request.routeOptions.bodyLimit ?? options.bodyLimit;

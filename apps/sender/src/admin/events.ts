@@ -1,10 +1,10 @@
 import type { AdminInput } from "@plant-store/admin-api";
 import { type Catalog, DEFAULT_EVENT_TYPE } from "@plant-store/spec";
-import { type BatchProblem, InvalidBatchError } from "@plant-store/store";
-import type { FastifyReply } from "fastify";
+import { type BatchProblem, InvalidBatchError, OPERATOR_APPLICATION_ID } from "@plant-store/store";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, type Problem, refused } from "../route-table.js";
 import { tracePublish } from "../tracing.js";
-import type { AdminContext, ResourceHandlers } from "./context.js";
+import { type AdminContext, type ResourceHandlers, requestView } from "./context.js";
 
 const decoder = new TextDecoder();
 
@@ -21,7 +21,7 @@ export function eventHandlers(context: AdminContext): ResourceHandlers<"events">
     publishEvent: { handle: (input) => publishEvent(context, input) },
     publishEvents: { handle: (input) => publishEvents(context, input) },
     listEventTypes: { handle: async () => ({ data: [...context.catalog] }) },
-    getMessage: { handle: (input, { reply }) => getMessage(context, input, reply) },
+    getMessage: { handle: (input, { request, reply }) => getMessage(context, input, request, reply) },
   };
 }
 
@@ -41,6 +41,11 @@ async function publishEvent(
   { store, catalog, tracer }: AdminContext,
   { query, headers, body }: AdminInput<"publishEvent">,
 ) {
+  if (
+    query.application !== undefined &&
+    (await store.applications.get(query.application))?.id === OPERATOR_APPLICATION_ID
+  )
+    throw new ApiError(400, "The operator application receives only the sender's own operational webhooks.");
   const key = headers["idempotency-key"];
   const type = query.type ?? DEFAULT_EVENT_TYPE;
   // Lossless: the spec's int64 values are accepted as sent (the sender only relays bytes).
@@ -50,6 +55,7 @@ async function publishEvent(
       catalog,
       ...(query.type !== undefined && { eventType: query.type }),
       ...(key !== undefined && { idempotencyKey: key }),
+      ...(query.application !== undefined && { application: query.application }),
       ...(traceContext && { traceContext }),
     }),
   );
@@ -101,11 +107,12 @@ const FIELD_OF_CODE: Record<string, string> = {
 };
 
 async function getMessage(
-  { store }: AdminContext,
+  context: AdminContext,
   { params }: AdminInput<"getMessage">,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const message = await store.outbox.getMessage(params.id);
+  const message = await requestView(context, request).getMessage(params.id);
   if (!message) throw new ApiError(404, `No message ${params.id}.`);
   const meta = JSON.stringify({
     id: message.id,

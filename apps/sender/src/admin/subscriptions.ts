@@ -6,11 +6,13 @@ import {
   parseDateTime,
   type SigningScheme,
 } from "@plant-store/core";
-import { unknownEventMessage } from "@plant-store/spec";
-import { activeSecrets, type Subscription } from "@plant-store/store";
+import { operationalCatalog, unknownEventMessage } from "@plant-store/spec";
+import { activeSecrets, OPERATOR_APPLICATION_ID, type Subscription } from "@plant-store/store";
+import type { FastifyRequest } from "fastify";
+import { reportDisabled } from "../operational-events.js";
 import { ApiError } from "../route-table.js";
 import { resolveTarget } from "../ssrf.js";
-import type { AdminContext, ResourceHandlers } from "./context.js";
+import { type AdminContext, type ResourceHandlers, requestView } from "./context.js";
 import { isKnownType } from "./events.js";
 import { iso } from "./iso.js";
 
@@ -25,17 +27,21 @@ import { iso } from "./iso.js";
  */
 export function subscriptionHandlers(context: AdminContext): ResourceHandlers<"subscriptions"> {
   const { store } = context;
-  const load = (params: { id: string }) => loadSubscription(context, params);
+  const load = (params: { id: string }, request: FastifyRequest) =>
+    loadSubscription(context, params, request);
   return {
-    createSubscription: { handle: (input) => createSubscription(context, input) },
-    listSubscriptions: { handle: (input) => listSubscriptions(context, input) },
+    createSubscription: { handle: (input, { request }) => createSubscription(context, input, request) },
+    listSubscriptions: { handle: (input, { request }) => listSubscriptions(context, input, request) },
     getSubscription: { load, handle: async (_input, { loaded }) => subscriptionJson(loaded) },
-    updateSubscription: { load, handle: (input) => updateSubscription(context, input) },
+    updateSubscription: { load, handle: (input, { loaded }) => updateSubscription(context, input, loaded) },
     deleteSubscription: { load, handle: (input) => deleteSubscription(context, input) },
     disableSubscription: {
       load,
-      handle: async ({ params, body }) =>
-        subscriptionJson(await store.subscriptions.disable(params.id, body.reason ?? DEFAULT_DISABLE_REASON)),
+      handle: async ({ params, body }, { loaded }) => {
+        const disabled = await store.subscriptions.disable(params.id, body.reason ?? DEFAULT_DISABLE_REASON);
+        if (loaded.enabled) await reportDisabled(store, context.logger, params.id, "manual");
+        return subscriptionJson(disabled);
+      },
     },
     enableSubscription: {
       load,
@@ -51,19 +57,49 @@ export function subscriptionHandlers(context: AdminContext): ResourceHandlers<"s
   };
 }
 
-async function loadSubscription({ store }: AdminContext, { id }: { id: string }): Promise<Subscription> {
-  const found = await store.subscriptions.get(id);
+/** Found through the request's view: another application's subscription is not found, as an unknown one. */
+async function loadSubscription(
+  context: AdminContext,
+  { id }: { id: string },
+  request: FastifyRequest,
+): Promise<Subscription> {
+  const found = await requestView(context, request).getSubscription(id);
   if (!found) throw new ApiError(404, `No subscription ${id}.`);
   return found;
 }
 
-async function createSubscription(context: AdminContext, { body }: AdminInput<"createSubscription">) {
+/**
+ * The application a request names (`application`, by id or uid): for a portal, its own (naming another is as
+ * naming none that exists); for the operator, the one named, or `undefined` for the default.
+ */
+async function namedApplication(
+  context: AdminContext,
+  request: FastifyRequest,
+  named: string | undefined,
+): Promise<string | undefined> {
+  const own = requestView(context, request).applicationId;
+  if (named === undefined) return own ?? undefined;
+  const found = await context.store.applications.get(named);
+  if (!found || (own !== null && found.id !== own)) throw new ApiError(404, `No application ${named}.`);
+  return found.id;
+}
+
+async function createSubscription(
+  context: AdminContext,
+  { body }: AdminInput<"createSubscription">,
+  request: FastifyRequest,
+) {
+  const applicationId = await namedApplication(context, request, body.application);
   const url = await checkUrl(context, body.url);
   const token = body.token ?? createToken();
   const secret = body.secret ?? createSecret();
-  const eventTypes = knownTypes(context, body.eventTypes);
+  const eventTypes = knownTypes(context, body.eventTypes, applicationId, true);
   const signing = signingScheme(context, body.signing);
   const created = await context.store.subscriptions.create({
+    ...(applicationId !== undefined && { applicationId }),
+    ...(body.uid !== undefined && { uid: body.uid }),
+    ...(body.description !== undefined && { description: body.description }),
+    ...(body.metadata !== undefined && { metadata: body.metadata }),
     url,
     token,
     secrets: [secret],
@@ -73,21 +109,35 @@ async function createSubscription(context: AdminContext, { body }: AdminInput<"c
   return { ...subscriptionJson(created), token, secret };
 }
 
-async function listSubscriptions({ store }: AdminContext, { query }: AdminInput<"listSubscriptions">) {
-  const all = await store.subscriptions.list(
-    query.enabled === undefined ? {} : { enabled: query.enabled === "true" },
-  );
+async function listSubscriptions(
+  context: AdminContext,
+  { query }: AdminInput<"listSubscriptions">,
+  request: FastifyRequest,
+) {
+  const options = query.enabled === undefined ? {} : { enabled: query.enabled === "true" };
+  const applicationId = await namedApplication(context, request, query.application);
+  const all =
+    applicationId === undefined
+      ? await requestView(context, request).listSubscriptions(options)
+      : await context.store.applications.reads(applicationId).listSubscriptions(options);
   return { data: all.map(subscriptionJson), nextCursor: null };
 }
 
-async function updateSubscription(context: AdminContext, { params, body }: AdminInput<"updateSubscription">) {
-  const eventTypes = knownTypes(context, body.eventTypes);
+async function updateSubscription(
+  context: AdminContext,
+  { params, body }: AdminInput<"updateSubscription">,
+  subscription: Subscription,
+) {
+  const eventTypes = knownTypes(context, body.eventTypes, subscription.applicationId, false);
   const signing = signingScheme(context, body.signing);
   return subscriptionJson(
     await context.store.subscriptions.update(params.id, {
       ...(body.url !== undefined && { url: await checkUrl(context, body.url) }),
       ...(eventTypes !== undefined && { eventTypes }),
       ...(signing !== undefined && { signing }),
+      ...(body.uid !== undefined && { uid: body.uid }),
+      ...(body.description !== undefined && { description: body.description }),
+      ...(body.metadata !== undefined && { metadata: body.metadata }),
     }),
   );
 }
@@ -116,11 +166,24 @@ async function checkUrl({ allow, resolve }: AdminContext, url: string): Promise<
   return url;
 }
 
-/** Event types a subscription names must be webhooks of the catalog: a typo would silently receive nothing. */
+/**
+ * Event types a subscription names must be webhooks of the catalog: a typo would silently receive nothing. The
+ * operator's application takes the operational webhooks instead, and must name them (so New Plant never reaches it).
+ */
 function knownTypes(
-  { catalog }: AdminContext,
+  context: AdminContext,
   types: readonly string[] | null | undefined,
+  applicationId: string | undefined,
+  creating: boolean,
 ): readonly string[] | null | undefined {
+  const operational = applicationId === OPERATOR_APPLICATION_ID;
+  const catalog = operational ? operationalCatalog : context.catalog;
+  if (operational && (types === null || (creating && types === undefined))) {
+    throw new ApiError(
+      400,
+      `eventTypes: the operator application's subscriptions name the operational webhooks they take (${operationalCatalog.map((e) => e.type).join(", ")}).`,
+    );
+  }
   const unknown = types?.find((type) => !isKnownType(catalog, type));
   if (unknown !== undefined) throw new ApiError(400, `eventTypes: ${unknownEventMessage(catalog, unknown)}`);
   return types;
@@ -142,6 +205,10 @@ function signingScheme(
 function subscriptionJson(s: Subscription) {
   return {
     id: s.id,
+    applicationId: s.applicationId,
+    uid: s.uid,
+    description: s.description,
+    metadata: s.metadata,
     url: s.url,
     enabled: s.enabled,
     disabledReason: s.disabledReason,

@@ -38,7 +38,12 @@ export {
   MAX_GRACE_MS,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   PAGE_SIZE,
+  PORTAL_TOKEN_PREFIX,
+  PORTAL_TTL_DEFAULT_MS,
+  PORTAL_TTL_MAX_MS,
+  PORTAL_TTL_MIN_MS,
   signsWith,
+  UID_PATTERN,
 } from "./outbox-rules.js";
 export { readCappedChunks } from "./read-capped.js";
 export { parseRetryAfter } from "./retry-after.js";

@@ -115,3 +115,18 @@ export function signsWith(scheme: SigningScheme): { secrets: boolean; keys: bool
 
 /** What an event type must be to travel as a header (`webhook-event-type`) and be stored: 1 to 100 visible characters. */
 export const EVENT_TYPE_PATTERN = /^[\x21-\x7e]{1,100}$/;
+
+/** A portal link's (and its token's) lifetime when none is asked for: one hour. */
+export const PORTAL_TTL_DEFAULT_MS = 3_600_000;
+
+/** The longest a portal link (and its token) may live: one day. */
+export const PORTAL_TTL_MAX_MS = DAY_MS;
+
+/** The shortest a portal link may live when one is asked for: one minute. */
+export const PORTAL_TTL_MIN_MS = 60_000;
+
+/** What every portal token starts with (admin tokens start with `psk_`): `pst_` and 43 base64url characters. */
+export const PORTAL_TOKEN_PREFIX = "pst_";
+
+/** An application's or a subscription's uid: 1 to 100 visible ASCII characters, no spaces. */
+export const UID_PATTERN = /^[\x21-\x7e]{1,100}$/;

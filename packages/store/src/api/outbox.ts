@@ -12,8 +12,16 @@ export interface SqlClient {
 }
 
 export interface PublishOptions {
-  /** Same key → same message returned (`duplicate: true`), no second fan-out. */
+  /**
+   * Same key → same message returned (`duplicate: true`), no second fan-out. Keys of a publish to an
+   * `application` are that application's own: another application (or a publish to all) may use the same key.
+   */
   idempotencyKey?: string | undefined;
+  /**
+   * Publish to one application only (its id `app_…` or its uid): only its subscriptions that receive the type get
+   * a delivery. Omitted: every application's do. Throws `not_found` for an unknown application.
+   */
+  application?: string | undefined;
   /** PostgreSQL only: run inside the caller's transaction, so the event exists iff the caller commits. */
   tx?: SqlClient | undefined;
   /** `lossless` accepts ids beyond 2^53 (bigint); default `safe`, or `lossless` for a bigint id. */

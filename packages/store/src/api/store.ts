@@ -1,3 +1,4 @@
+import type { Applications } from "./applications.js";
 import type { Inbox } from "./inbox.js";
 import type { Outbox } from "./outbox.js";
 import type { Subscriptions } from "./subscriptions.js";
@@ -16,6 +17,8 @@ export interface Store {
   readonly backend: "sqlite" | "postgres";
   readonly inbox: Inbox;
   readonly subscriptions: Subscriptions;
+  /** The sender's applications (one per customer) and reads scoped to one of them. */
+  readonly applications: Applications;
   readonly outbox: Outbox;
   /**
    * Throws `StoreUnavailableError` when the database cannot serve queries — on SQLite also when it cannot take a

@@ -19,6 +19,12 @@ import type { SigningScheme } from "@plant-store/core";
 export interface Subscription {
   /** `sub_…` */
   id: string;
+  /** The application it belongs to (`app_…`). */
+  applicationId: string;
+  /** The operator's own id for it, unique within its application; `null` when none was given. */
+  uid: string | null;
+  description: string;
+  metadata: Record<string, string>;
   url: string;
   /** Sent as `Authorization: Bearer <token>` on every attempt. */
   token: string;
@@ -39,6 +45,14 @@ export interface Subscription {
 export type SecretInput = string | { secret: string; expiresAt?: Date | number | null | undefined };
 
 export interface CreateSubscriptionInput {
+  /** The application it belongs to (`app_…`); default `app_default`. Throws `not_found` for an unknown one. */
+  applicationId?: string | undefined;
+  /** Unique within the application (`uid_taken` otherwise): 1 to 100 visible ASCII characters. */
+  uid?: string | null | undefined;
+  /** At most 500 characters. */
+  description?: string | undefined;
+  /** At most 32 string values. */
+  metadata?: Readonly<Record<string, string>> | undefined;
   url: string;
   token: string;
   secrets?: readonly SecretInput[] | undefined;
@@ -54,6 +68,10 @@ export interface CreateSubscriptionInput {
 }
 
 export interface UpdateSubscriptionInput {
+  uid?: string | null | undefined;
+  description?: string | undefined;
+  /** Replaces the whole map. */
+  metadata?: Readonly<Record<string, string>> | undefined;
   url?: string | undefined;
   token?: string | undefined;
   /** Replaces the whole list. */

@@ -149,6 +149,52 @@ ALTER TABLE ${s}.subscriptions ADD COLUMN event_types text[];
     // its trace. NULL when nothing was traced: no default, no table rewrite.
     sql: (s) => `ALTER TABLE ${s}.messages ADD COLUMN trace_context text;`,
   },
+  {
+    version: 6,
+    name: "applications",
+    // As SQLite's migration 8 (applications): existing subscriptions move to the default application; a message
+    // published to one application names it and its idempotency key is stored scoped, so UNIQUE keeps serving.
+    sql: (s) => `
+CREATE TABLE ${s}.applications (
+  id           text    PRIMARY KEY,
+  uid          text    NOT NULL UNIQUE,
+  name         text    NOT NULL,
+  metadata     jsonb   NOT NULL DEFAULT '{}',
+  portal_epoch integer NOT NULL DEFAULT 0,
+  created_at   bigint  NOT NULL,
+  updated_at   bigint  NOT NULL
+);
+INSERT INTO ${s}.applications (id, uid, name, created_at, updated_at)
+  VALUES ('app_default', 'default', 'Default', (extract(epoch FROM now()) * 1000)::bigint,
+          (extract(epoch FROM now()) * 1000)::bigint),
+         ('app_operator', 'operator', 'Operator', (extract(epoch FROM now()) * 1000)::bigint + 1,
+          (extract(epoch FROM now()) * 1000)::bigint + 1);
+ALTER TABLE ${s}.subscriptions
+  ADD COLUMN application_id text NOT NULL DEFAULT 'app_default' REFERENCES ${s}.applications (id),
+  ADD COLUMN uid text,
+  ADD COLUMN description text NOT NULL DEFAULT '',
+  ADD COLUMN metadata jsonb NOT NULL DEFAULT '{}';
+CREATE INDEX subscriptions_application_idx ON ${s}.subscriptions (application_id, id);
+CREATE UNIQUE INDEX subscriptions_uid_idx ON ${s}.subscriptions (application_id, uid) WHERE uid IS NOT NULL;
+ALTER TABLE ${s}.messages ADD COLUMN application_id text;
+CREATE TABLE ${s}.portal_tokens (
+  hash           text    PRIMARY KEY, -- hex SHA-256 of the token; the token itself is never stored
+  application_id text    NOT NULL REFERENCES ${s}.applications (id) ON DELETE CASCADE,
+  epoch          integer NOT NULL,
+  expires_at     bigint  NOT NULL,
+  created_at     bigint  NOT NULL
+);
+CREATE INDEX portal_tokens_application_idx ON ${s}.portal_tokens (application_id);
+CREATE TABLE ${s}.application_deletions (
+  seq           bigint  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id            text    NOT NULL,
+  uid           text    NOT NULL,
+  name          text    NOT NULL,
+  subscriptions integer NOT NULL,
+  deleted_at    bigint  NOT NULL
+);
+`,
+  },
 ];
 
 /** The newest schema version this package knows. */

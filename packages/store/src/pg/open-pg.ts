@@ -8,6 +8,7 @@ import type { SecretBox } from "../shared/secret-box.js";
 import type { PgContext } from "./context.js";
 import { PgListener } from "./listener.js";
 import { quoteIdent } from "./migrations.js";
+import { createPgApplications } from "./pg-applications.js";
 import { createPgInbox } from "./pg-inbox.js";
 import { pingPg, purgePg } from "./pg-maintenance.js";
 import { createPgOutbox } from "./pg-outbox.js";
@@ -47,6 +48,7 @@ export async function openPgStore(
     backend: "postgres",
     inbox,
     subscriptions: createPgSubscriptions(ctx),
+    applications: createPgApplications(ctx),
     outbox,
     ping: () => pingPg(ctx),
     purge: (options) => purgePg(ctx, options),

@@ -8,18 +8,20 @@
  * Publish: insert the message (idempotency key unique) and fan out to every enabled subscription that receives
  * its type (`event_types` NULL = every type); NOTIFY idle workers, delivered at commit (so never for a
  * rolled-back transaction).
- * Params: id, idempotency key, body, now, channel, event type, trace context (JSON text or NULL).
+ * Params: id, idempotency key, body, now, channel, event type, trace context (JSON text or NULL), and with
+ * `toApplication` the application id (only its subscriptions get a delivery; the message names it).
  */
-export const publishSql = (s: string) => `
+export const publishSql = (s: string, toApplication = false) => `
 WITH msg AS (
-  INSERT INTO ${s}.messages (id, idempotency_key, body, created_at, event_type, trace_context)
-  VALUES ($1, $2, $3, $4, $6, $7)
+  INSERT INTO ${s}.messages (id, idempotency_key, body, created_at, event_type, trace_context${toApplication ? ", application_id" : ""})
+  VALUES ($1, $2, $3, $4, $6, $7${toApplication ? ", $8" : ""})
   ON CONFLICT (idempotency_key) DO NOTHING
   RETURNING id
 ), fan_out AS (
   INSERT INTO ${s}.deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
   SELECT msg.id, sub.id, 'pending', $4, $4, $4 FROM msg, ${s}.subscriptions sub
-  WHERE sub.enabled AND (sub.event_types IS NULL OR $6 = ANY(sub.event_types)) ORDER BY sub.id
+  WHERE ${toApplication ? "sub.application_id = $8 AND " : ""}sub.enabled
+    AND (sub.event_types IS NULL OR $6 = ANY(sub.event_types)) ORDER BY sub.id
   RETURNING 1
 ), counted AS (SELECT count(*)::int AS n FROM fan_out)
 SELECT (SELECT id FROM msg) AS id, counted.n AS deliveries,

@@ -7,7 +7,8 @@ import { type PgContext, query } from "./context.js";
 import { compactCountsSql, oldestDueSql, stateCountsSql } from "./outbox-sql.js";
 
 /**
- * The PostgreSQL outbox's `listDeliveries`: newest first, filtered by message, subscription or state, paged by id.
+ * The PostgreSQL outbox's `listDeliveries`: newest first, filtered by message, subscription or state, paged by id;
+ * with `applicationId`, only deliveries to that application's subscriptions (a parameter of the query).
  *
  * @example
  * ```ts
@@ -17,11 +18,18 @@ import { compactCountsSql, oldestDueSql, stateCountsSql } from "./outbox-sql.js"
 export async function pgListDeliveries(
   ctx: PgContext,
   options: ListDeliveriesOptions = {},
+  applicationId: string | null = null,
 ): Promise<Page<Delivery>> {
   const limit = pageLimit(options.limit);
   const before = decodeCursor(options.cursor);
   const where: string[] = [];
   const params: unknown[] = [limit + 1];
+  if (applicationId !== null) {
+    params.push(applicationId);
+    where.push(
+      `subscription_id IN (SELECT id FROM ${ctx.s}.subscriptions WHERE application_id = $${params.length})`,
+    );
+  }
   for (const [column, value] of checkDeliveryFilters(options)) {
     params.push(value);
     where.push(`${column} = $${params.length}`);

@@ -1,5 +1,6 @@
 import type { PublishOptions, PublishResult } from "../api/outbox.js";
 import { StoreConflictError } from "../errors.js";
+import { applicationNotFound, scopedIdempotencyKey } from "../shared/application-rules.js";
 import { checkReplay, prepareEvent } from "../shared/prepare-event.js";
 import type { MessageRow } from "../shared/rows.js";
 import { checkIdempotencyKey, checkTraceContext } from "../shared/validate.js";
@@ -20,21 +21,54 @@ export function pgPublisher(
   ctx: PgContext,
 ): (event: unknown, options?: PublishOptions) => Promise<PublishResult> {
   const statement = publishSql(ctx.s);
+  const toApplication = publishSql(ctx.s, true);
   return async (event, options = {}) => {
-    const key = options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey);
+    const applicationId =
+      options.application === undefined ? null : await pgApplicationId(ctx, options.application, options);
+    const key = scopedIdempotencyKey(
+      options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey),
+      applicationId,
+    );
     const prepared = prepareEvent(event, options);
     const traceContext = checkTraceContext(options.traceContext);
     const at = ctx.options.now();
+    const values = [
+      ctx.nextId(),
+      key,
+      prepared.body,
+      at,
+      ctx.channels.outbox,
+      prepared.eventType,
+      traceContext,
+    ];
+    if (applicationId !== null) values.push(applicationId);
     const [row] = await query<{ id: string | null; deliveries: number }>(
       ctx,
-      statement,
-      [ctx.nextId(), key, prepared.body, at, ctx.channels.outbox, prepared.eventType, traceContext],
+      applicationId === null ? statement : toApplication,
+      values,
       options.tx,
     );
     if (row?.id)
       return { messageId: row.id, duplicate: false, deliveries: row.deliveries, createdAt: new Date(at) };
     return replayed(ctx, key, prepared, options);
   };
+}
+
+/** The id of the application a publish names (by id or uid); `not_found` when there is none. */
+async function pgApplicationId(
+  ctx: PgContext,
+  application: string,
+  options: PublishOptions,
+): Promise<string> {
+  const [found] = await query<{ id: string }>(
+    ctx,
+    // By id (`app_…`) or by uid (which never starts with `app_`): each through its own unique index.
+    `SELECT id FROM ${ctx.s}.applications WHERE ${application.startsWith("app_") ? "id" : "uid"} = $1`,
+    [application],
+    options.tx,
+  );
+  if (!found) throw applicationNotFound(application);
+  return found.id;
 }
 
 /** A replay answers like the original: its fan-out count, read through deliveries_message_idx. */

@@ -5,6 +5,7 @@ import type {
   Subscriptions,
   UpdateSubscriptionInput,
 } from "../api/subscriptions.js";
+import { applicationNotFound, DEFAULT_APPLICATION_ID, uidConflict } from "../shared/application-rules.js";
 import { disabledPendingError } from "../shared/outcomes.js";
 import {
   decodeSubscription,
@@ -59,10 +60,14 @@ async function createSubscription(ctx: PgContext, input: CreateSubscriptionInput
   const id = newSubscriptionId(ctx.nextId);
   const at = ctx.options.now();
   const columns = createdColumns(ctx.box, id, input, at);
+  const applicationId = input.applicationId ?? DEFAULT_APPLICATION_ID;
+  // The application is checked by the INSERT itself: no row is written when it does not exist.
   const rows = await query<SubscriptionRow>(
     ctx,
-    `INSERT INTO ${ctx.s}.subscriptions (id, url, token, secrets, enabled, event_types, created_at, updated_at, signing)
-     VALUES ($1, $2, $3, $4, $5, $7, $6, $6, $8) RETURNING *`,
+    `INSERT INTO ${ctx.s}.subscriptions (id, url, token, secrets, enabled, event_types, created_at, updated_at, signing,
+       application_id, uid, description, metadata)
+     SELECT $1, $2, $3, $4, $5, $7, $6, $6, $8, a.id, $10, $11, $12 FROM ${ctx.s}.applications a WHERE a.id = $9
+     RETURNING *`,
     [
       id,
       columns.url,
@@ -72,8 +77,15 @@ async function createSubscription(ctx: PgContext, input: CreateSubscriptionInput
       at,
       columns.eventTypes,
       columns.signing,
+      applicationId,
+      columns.uid,
+      columns.description,
+      columns.metadata,
     ],
-  );
+  ).catch((error: unknown) => {
+    throw uidConflict(error, "subscription");
+  });
+  if (rows.length === 0) throw applicationNotFound(applicationId);
   return decodeReturned(ctx, rows);
 }
 
@@ -117,11 +129,25 @@ async function updateSubscription(
   const columns = patchedColumns(ctx.box, current, patch, at);
   const rows = await query<SubscriptionRow>(
     ctx,
-    `UPDATE ${ctx.s}.subscriptions SET url = $2, token = $3, secrets = $4, updated_at = $5, event_types = $6, signing = $7
+    `UPDATE ${ctx.s}.subscriptions SET url = $2, token = $3, secrets = $4, updated_at = $5, event_types = $6, signing = $7,
+       uid = $8, description = $9, metadata = $10
      WHERE id = $1 RETURNING *`,
-    [id, columns.url, columns.token, columns.secrets, at, columns.eventTypes, columns.signing],
+    [
+      id,
+      columns.url,
+      columns.token,
+      columns.secrets,
+      at,
+      columns.eventTypes,
+      columns.signing,
+      columns.uid,
+      columns.description,
+      columns.metadata,
+    ],
     client,
-  );
+  ).catch((error: unknown) => {
+    throw uidConflict(error, "subscription");
+  });
   return decodeReturned(ctx, rows);
 }
 

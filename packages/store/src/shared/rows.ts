@@ -1,5 +1,6 @@
 import type { InboxEvent } from "../api/inbox.js";
 import type { Delivery, DeliveryAttempt, DeliveryState, OutboxMessage, TraceCarrier } from "../api/outbox.js";
+import { publishedIdempotencyKey } from "./application-rules.js";
 import { toDate } from "./time.js";
 
 type Int = number | string;
@@ -124,7 +125,7 @@ export function toMessage(row: MessageRow): OutboxMessage {
     id: row.id,
     eventType: row.event_type,
     body: row.body,
-    idempotencyKey: row.idempotency_key,
+    idempotencyKey: publishedIdempotencyKey(row.idempotency_key),
     createdAt: new Date(Number(row.created_at)),
     traceContext: traceCarrierOf(row.trace_context),
   };

@@ -9,6 +9,11 @@ import { checkCredential } from "./validate.js";
 /** A subscriptions row as either backend returns it (pg: booleans and int8 strings, jsonb parsed). */
 export interface SubscriptionRow {
   id: string;
+  application_id: string;
+  uid: string | null;
+  description: string;
+  /** SQLite: JSON text; pg: jsonb. */
+  metadata: string | Record<string, string>;
   url: string;
   token: string;
   secrets: string | StoredSecret[];
@@ -91,6 +96,10 @@ export function storedSecrets(value: string | StoredSecret[]): StoredSecret[] {
 export function decodeSubscription(box: SecretBox, row: SubscriptionRow): Subscription {
   return {
     id: row.id,
+    applicationId: row.application_id,
+    uid: row.uid,
+    description: row.description,
+    metadata: typeof row.metadata === "string" ? JSON.parse(row.metadata) : row.metadata,
     url: row.url,
     token: box.open(row.token, tokenAad(row.id)),
     secrets: storedSecrets(row.secrets).map(

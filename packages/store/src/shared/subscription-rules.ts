@@ -4,6 +4,7 @@ import type {
   UpdateSubscriptionInput,
 } from "../api/subscriptions.js";
 import { StoreConflictError } from "../errors.js";
+import { checkMetadata, checkText, checkUid } from "./application-rules.js";
 import type { SecretBox } from "./secret-box.js";
 import {
   checkSigning,
@@ -17,6 +18,10 @@ import { checkEventTypes, checkUrl } from "./validate.js";
 
 /** A subscription's writable columns, checked and sealed, as both backends store them (`secrets` as JSON text). */
 export interface SubscriptionColumns {
+  uid: string | null;
+  description: string;
+  /** JSON text. */
+  metadata: string;
   url: string;
   token: string;
   secrets: string;
@@ -51,6 +56,9 @@ export function createdColumns(
   at: number,
 ): SubscriptionColumns {
   return {
+    uid: input.uid === undefined || input.uid === null ? null : checkUid(input.uid, "subscription"),
+    description: checkText(input.description ?? "", "description", 500),
+    metadata: checkMetadata(input.metadata ?? {}),
     url: checkUrl(input.url),
     token: sealToken(box, id, input.token),
     secrets: JSON.stringify(sealSecrets(box, id, input.secrets ?? [], at)),
@@ -75,6 +83,18 @@ export function patchedColumns(
 ): SubscriptionColumns {
   const { id } = current;
   return {
+    uid:
+      patch.uid === undefined ? current.uid : patch.uid === null ? null : checkUid(patch.uid, "subscription"),
+    description:
+      patch.description === undefined
+        ? current.description
+        : checkText(patch.description, "description", 500),
+    metadata:
+      patch.metadata === undefined
+        ? typeof current.metadata === "string"
+          ? current.metadata
+          : JSON.stringify(current.metadata)
+        : checkMetadata(patch.metadata),
     url: patch.url === undefined ? current.url : checkUrl(patch.url),
     token: patch.token === undefined ? current.token : sealToken(box, id, patch.token),
     secrets: JSON.stringify(

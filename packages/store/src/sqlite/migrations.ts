@@ -189,6 +189,56 @@ CREATE TRIGGER deliveries_moves_delete AFTER DELETE ON deliveries BEGIN
 END;
 `,
   },
+  {
+    version: 8,
+    name: "applications",
+    // Every subscription belongs to one application; those that exist move to the default one (`app_default`,
+    // uid `default`): ADD COLUMN with a constant default rewrites nothing. `app_operator` (uid `operator`) is the
+    // operator's own, whose subscriptions receive the sender's operational webhooks. No foreign key on the new column
+    // (SQLite cannot add one with a non-NULL default); deleting an application deletes its subscriptions in the
+    // same transaction. A message published to one application names it; its idempotency key is stored scoped
+    // (`shared/application-rules.ts`: scopedIdempotencyKey), so the existing UNIQUE column keeps serving. Portal
+    // tokens are kept as SHA-256 hashes; bumping an application's `portal_epoch` revokes all of its tokens.
+    sql: `
+CREATE TABLE applications (
+  id           TEXT    PRIMARY KEY,
+  uid          TEXT    NOT NULL UNIQUE,
+  name         TEXT    NOT NULL,
+  metadata     TEXT    NOT NULL DEFAULT '{}',
+  portal_epoch INTEGER NOT NULL DEFAULT 0,
+  created_at   INTEGER NOT NULL,
+  updated_at   INTEGER NOT NULL
+);
+INSERT INTO applications (id, uid, name, created_at, updated_at)
+  VALUES ('app_default', 'default', 'Default', CAST(strftime('%s', 'now') AS INTEGER) * 1000,
+          CAST(strftime('%s', 'now') AS INTEGER) * 1000),
+         ('app_operator', 'operator', 'Operator', CAST(strftime('%s', 'now') AS INTEGER) * 1000 + 1,
+          CAST(strftime('%s', 'now') AS INTEGER) * 1000 + 1);
+ALTER TABLE subscriptions ADD COLUMN application_id TEXT NOT NULL DEFAULT 'app_default';
+ALTER TABLE subscriptions ADD COLUMN uid TEXT;
+ALTER TABLE subscriptions ADD COLUMN description TEXT NOT NULL DEFAULT '';
+ALTER TABLE subscriptions ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}';
+CREATE INDEX subscriptions_application_idx ON subscriptions (application_id, id);
+CREATE UNIQUE INDEX subscriptions_uid_idx ON subscriptions (application_id, uid) WHERE uid IS NOT NULL;
+ALTER TABLE messages ADD COLUMN application_id TEXT;
+CREATE TABLE portal_tokens (
+  hash           TEXT    PRIMARY KEY, -- hex SHA-256 of the token; the token itself is never stored
+  application_id TEXT    NOT NULL REFERENCES applications (id) ON DELETE CASCADE,
+  epoch          INTEGER NOT NULL,
+  expires_at     INTEGER NOT NULL,
+  created_at     INTEGER NOT NULL
+);
+CREATE INDEX portal_tokens_application_idx ON portal_tokens (application_id);
+CREATE TABLE application_deletions (
+  seq           INTEGER PRIMARY KEY AUTOINCREMENT,
+  id            TEXT    NOT NULL,
+  uid           TEXT    NOT NULL,
+  name          TEXT    NOT NULL,
+  subscriptions INTEGER NOT NULL,
+  deleted_at    INTEGER NOT NULL
+);
+`,
+  },
 ];
 
 /** The newest schema version this package knows. */

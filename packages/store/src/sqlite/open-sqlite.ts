@@ -8,6 +8,7 @@ import { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
 import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
 import { migrateSqlite } from "./migrations.js";
+import { createSqliteApplications } from "./sqlite-applications.js";
 import { createPrivately, fileIdentityCheck } from "./sqlite-file.js";
 import { createSqliteInbox } from "./sqlite-inbox.js";
 import { pingSqlite, purgeSqlite } from "./sqlite-maintenance.js";
@@ -36,6 +37,7 @@ export function openSqliteStore(given: string, options: ResolvedOptions, box: Se
     backend: "sqlite",
     inbox,
     subscriptions: createSqliteSubscriptions(ctx),
+    applications: createSqliteApplications(ctx),
     outbox,
     ping: () => runSqlite(ctx, () => pingSqlite(db, path, options.minFreeDiskBytes)),
     purge: (options) => runSqlite(ctx, () => purgeSqlite(ctx, options)),

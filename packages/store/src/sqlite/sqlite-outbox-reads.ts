@@ -8,7 +8,8 @@ import type { SqliteContext } from "./context.js";
 import { OLDEST_DUE, STATE_COUNTS } from "./outbox-sql.js";
 
 /**
- * The SQLite outbox's `listDeliveries`: newest first, filtered by message, subscription or state, paged by id.
+ * The SQLite outbox's `listDeliveries`: newest first, filtered by message, subscription or state, paged by id; with
+ * `applicationId`, only deliveries to that application's subscriptions (a parameter of the query).
  *
  * @example
  * ```ts
@@ -18,11 +19,16 @@ import { OLDEST_DUE, STATE_COUNTS } from "./outbox-sql.js";
 export function sqliteListDeliveries(
   ctx: SqliteContext,
   options: ListDeliveriesOptions = {},
+  applicationId: string | null = null,
 ): Page<Delivery> {
   const limit = pageLimit(options.limit);
   const before = decodeCursor(options.cursor);
   const where: string[] = [];
   const params: unknown[] = [];
+  if (applicationId !== null) {
+    where.push("subscription_id IN (SELECT id FROM subscriptions WHERE application_id = ?)");
+    params.push(applicationId);
+  }
   for (const [column, value] of checkDeliveryFilters(options)) {
     where.push(`${column} = ?`);
     params.push(value);

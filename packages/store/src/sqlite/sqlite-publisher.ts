@@ -1,5 +1,6 @@
 import type { Outbox } from "../api/outbox.js";
 import { StoreInputError, storeClosedError } from "../errors.js";
+import { applicationNotFound, scopedIdempotencyKey } from "../shared/application-rules.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import { checkReplay, prepareEvent } from "../shared/prepare-event.js";
 import type { MessageRow } from "../shared/rows.js";
@@ -7,15 +8,40 @@ import { checkIdempotencyKey, checkTraceContext } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 
 type PublishItem = {
+  /** The application published to as the caller named it (id or uid), `null` for all. */
+  application: string | null;
   body: Uint8Array;
   eventType: string;
   key: string | null;
   traceContext: string | null;
   at: number;
 };
+const FAN_OUT = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
+  SELECT ?, id, 'pending', ?, ?, ? FROM subscriptions
+  WHERE enabled = 1 AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
+  ORDER BY id`;
+/** The fan-out to one application's subscriptions, through subscriptions_application_idx. */
+const FAN_OUT_APP = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
+  SELECT ?, id, 'pending', ?, ?, ? FROM subscriptions
+  WHERE application_id = ? AND enabled = 1
+    AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
+  ORDER BY id`;
+
+/**
+ * The id of the application a publish names, read in the publish's transaction: by id (`app_…`) or by uid (which
+ * never starts with `app_`), each through its own unique index. `undefined` when there is none.
+ */
+function applicationIdOf(ctx: SqliteContext, application: string): string | undefined {
+  const column = application.startsWith("app_") ? "SELECT id FROM applications WHERE id = ?" : UID_LOOKUP;
+  return ctx.sql(column).pluck().get(application) as string | undefined;
+}
+const UID_LOOKUP = "SELECT id FROM applications WHERE uid = ?";
+
 type Published =
-  | { existing: MessageRow; deliveries: number; id?: undefined }
-  | { existing: undefined; id: string; deliveries: number };
+  | { existing: MessageRow; deliveries: number; id?: undefined; missing?: undefined }
+  | { existing: undefined; id: string; deliveries: number; missing?: undefined }
+  /** The application named does not exist: nothing was written. */
+  | { existing: undefined; id?: undefined; deliveries: 0; missing: string };
 
 /**
  * The outbox's publisher: a message and its fan-out (one delivery per enabled subscription that receives its type).
@@ -30,7 +56,18 @@ type Published =
  * ```
  */
 export function createSqlitePublisher(ctx: SqliteContext) {
-  const publishOne = ({ body, eventType, key, traceContext, at }: PublishItem): Published => {
+  const publishOne = ({
+    application,
+    body,
+    eventType,
+    key: given,
+    traceContext,
+    at,
+  }: PublishItem): Published => {
+    const applicationId = application === null ? null : applicationIdOf(ctx, application);
+    if (applicationId === undefined)
+      return { existing: undefined, deliveries: 0, missing: application as string };
+    const key = scopedIdempotencyKey(given, applicationId);
     if (key !== null) {
       const existing = ctx.sql("SELECT * FROM messages WHERE idempotency_key = ?").get(key) as
         | MessageRow
@@ -44,18 +81,15 @@ export function createSqlitePublisher(ctx: SqliteContext) {
     const id = ctx.nextId();
     ctx
       .sql(
-        "INSERT INTO messages (id, idempotency_key, event_type, body, created_at, trace_context) VALUES (?, ?, ?, ?, ?, ?)",
+        `INSERT INTO messages (id, idempotency_key, event_type, body, created_at, trace_context, application_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, key, eventType, body, at, traceContext);
-    // Only the subscriptions that receive this type (event_types NULL = every type).
-    const fanOut = ctx
-      .sql(
-        `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
-         SELECT ?, id, 'pending', ?, ?, ? FROM subscriptions
-         WHERE enabled = 1 AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
-         ORDER BY id`,
-      )
-      .run(id, at, at, at, eventType);
+      .run(id, key, eventType, body, at, traceContext, applicationId);
+    // Only the subscriptions that receive this type (event_types NULL = every type), of one application if given.
+    const fanOut =
+      applicationId === null
+        ? ctx.sql(FAN_OUT).run(id, at, at, at, eventType)
+        : ctx.sql(FAN_OUT_APP).run(id, at, at, at, applicationId, eventType);
     return { existing: undefined, id, deliveries: fanOut.changes };
   };
   const publishBatch = ctx.db.transaction((items: PublishItem[]) => items.map(publishOne));
@@ -76,6 +110,7 @@ export function createSqlitePublisher(ctx: SqliteContext) {
     const key = options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey);
     const prepared = prepareEvent(event, options);
     const item: PublishItem = {
+      application: options.application ?? null,
       key,
       traceContext: checkTraceContext(options.traceContext),
       body: prepared.body,
@@ -85,6 +120,7 @@ export function createSqlitePublisher(ctx: SqliteContext) {
     const result = ctx.options.groupCommit
       ? await committer.submit(item)
       : await runSqlite(ctx, () => commit([item])[0] as Published);
+    if (result.missing !== undefined) throw applicationNotFound(result.missing);
     if (result.existing) {
       checkReplay(result.existing, prepared);
       return {

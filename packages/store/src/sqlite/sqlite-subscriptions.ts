@@ -4,6 +4,7 @@ import type {
   Subscriptions,
   UpdateSubscriptionInput,
 } from "../api/subscriptions.js";
+import { applicationNotFound, DEFAULT_APPLICATION_ID, uidConflict } from "../shared/application-rules.js";
 import {
   decodeSubscription,
   rotateStoredSecrets,
@@ -15,6 +16,7 @@ import {
   failingReason,
   newSubscriptionId,
   patchedColumns,
+  type SubscriptionColumns,
   subscriptionNotFound,
 } from "../shared/subscription-rules.js";
 import { checkGraceMs } from "../shared/validate.js";
@@ -77,10 +79,30 @@ function createSubscription(ctx: SqliteContext, input: CreateSubscriptionInput):
   const id = newSubscriptionId(ctx.nextId);
   const at = ctx.options.now();
   const columns = createdColumns(ctx.box, id, input, at);
+  const applicationId = input.applicationId ?? DEFAULT_APPLICATION_ID;
+  if (!ctx.sql("SELECT 1 FROM applications WHERE id = ?").get(applicationId))
+    throw applicationNotFound(applicationId);
+  try {
+    insertSubscription(ctx, id, applicationId, columns, input.enabled !== false, at);
+  } catch (error) {
+    throw uidConflict(error, "subscription");
+  }
+  return current(ctx, id);
+}
+
+function insertSubscription(
+  ctx: SqliteContext,
+  id: string,
+  applicationId: string,
+  columns: SubscriptionColumns,
+  enabled: boolean,
+  at: number,
+): void {
   ctx
     .sql(
-      `INSERT INTO subscriptions (id, url, token, secrets, signing, enabled, event_types, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO subscriptions (id, url, token, secrets, signing, enabled, event_types, created_at, updated_at,
+         application_id, uid, description, metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       id,
@@ -88,12 +110,15 @@ function createSubscription(ctx: SqliteContext, input: CreateSubscriptionInput):
       columns.token,
       columns.secrets,
       columns.signing,
-      input.enabled === false ? 0 : 1,
+      enabled ? 1 : 0,
       jsonOrNull(columns.eventTypes),
       at,
       at,
+      applicationId,
+      columns.uid,
+      columns.description,
+      columns.metadata,
     );
-  return current(ctx, id);
 }
 
 function getSubscription(ctx: SqliteContext, id: string): Subscription | null {
@@ -113,19 +138,27 @@ function updateSubscription(ctx: SqliteContext, id: string, patch: UpdateSubscri
   const stored = mustGet(ctx, id);
   const at = ctx.options.now();
   const columns = patchedColumns(ctx.box, stored, patch, at);
-  ctx
-    .sql(
-      "UPDATE subscriptions SET url = ?, token = ?, secrets = ?, event_types = ?, signing = ?, updated_at = ? WHERE id = ?",
-    )
-    .run(
-      columns.url,
-      columns.token,
-      columns.secrets,
-      jsonOrNull(columns.eventTypes),
-      columns.signing,
-      at,
-      id,
-    );
+  try {
+    ctx
+      .sql(
+        `UPDATE subscriptions SET url = ?, token = ?, secrets = ?, event_types = ?, signing = ?, updated_at = ?,
+           uid = ?, description = ?, metadata = ? WHERE id = ?`,
+      )
+      .run(
+        columns.url,
+        columns.token,
+        columns.secrets,
+        jsonOrNull(columns.eventTypes),
+        columns.signing,
+        at,
+        columns.uid,
+        columns.description,
+        columns.metadata,
+        id,
+      );
+  } catch (error) {
+    throw uidConflict(error, "subscription");
+  }
   return current(ctx, id);
 }
 

@@ -53,7 +53,26 @@ export function migrationConformance(backend: () => TestBackend, create: () => T
     it("upgrades a version 1 database and keeps its data", async () => {
       const b = backend();
       await b.loadFixture(b.kind === "sqlite" ? "sqlite-v1.sql" : "pg-v1.sql");
+      const counted = async () => {
+        const rows: number[] = [];
+        for (const table of ["subscriptions", "messages", "deliveries", "delivery_attempts"]) {
+          const [row] = await b.sql(`SELECT count(*) AS n FROM {t}${table}`);
+          rows.push(Number(row.n));
+        }
+        return rows;
+      };
+      const before = await counted();
       const store = await b.open({ now: () => FIXTURE_NOW });
+      // Applications: every subscription, message, delivery and attempt is kept; the subscriptions are the
+      // default application's.
+      expect(await counted()).toEqual(before);
+      expect(before.every((n) => n > 0)).toBe(true);
+      const subs = await store.subscriptions.list();
+      expect(subs.map((sub) => [sub.applicationId, sub.uid, sub.description, sub.metadata])).toEqual(
+        subs.map(() => ["app_default", null, "", {}]),
+      );
+      expect((await store.applications.list()).map((app) => app.uid)).toEqual(["default", "operator"]);
+      expect((await store.applications.reads("app_default").listSubscriptions()).length).toBe(subs.length);
       expect((await versions()).map(([v]) => v)).toEqual(Array.from({ length: latest() }, (_, i) => i + 1));
 
       // Counters were backfilled from the existing rows.

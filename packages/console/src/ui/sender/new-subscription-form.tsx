@@ -77,10 +77,13 @@ function OwnCredentials({
  */
 export function NewSubscriptionForm({
   api,
+  application,
   types,
   onCreated,
 }: {
   api: SenderApi;
+  /** The application it is made in; absent: the default one (or, for a portal, its own). */
+  application?: string | undefined;
   types: EventType[];
   onCreated: (created: NewSubscription) => Promise<void>;
 }) {
@@ -92,6 +95,7 @@ export function NewSubscriptionForm({
     api.call("createSubscription", {
       body: {
         url: url.trim(),
+        ...(application !== undefined && { application }),
         ...(own.token.trim() && { token: own.token.trim() }),
         ...(own.secret.trim() && { secret: own.secret.trim() }),
         // None ticked: every type, also those added to the document later.

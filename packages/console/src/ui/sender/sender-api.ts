@@ -15,6 +15,9 @@ import { parseKeepingRaw, rawOf } from "../raw-json.js";
 export type Subscription = AdminAnswer<"getSubscription">;
 export type NewSubscription = AdminAnswer<"createSubscription">;
 export type Delivery = AdminAnswer<"getDelivery">;
+export type Application = AdminAnswer<"getApplication">;
+export type PortalLink = AdminAnswer<"createPortalLink">;
+export type Session = AdminAnswer<"getSession">;
 export type Attempt = AdminAnswer<"listAttempts">["data"][number];
 /** A published message, its payload as the exact JSON text published (int64 ids keep every digit). */
 export type Message = Omit<AdminAnswer<"getMessage">, "payload"> & { payload: string };

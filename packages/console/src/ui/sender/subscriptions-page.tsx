@@ -33,15 +33,30 @@ function CreatedCredentials({ created, onDone }: { created: NewSubscription; onD
  * <SubscriptionsPage api={api} types={types} />
  * ```
  */
-export function SubscriptionsPage({ api, types }: { api: SenderApi; types: EventType[] }) {
+export function SubscriptionsPage({
+  api,
+  types,
+  application,
+}: {
+  api: SenderApi;
+  types: EventType[];
+  /** Only this application's (its uid or id), and new ones are its; absent: every application's. */
+  application?: string | undefined;
+}) {
   const [list, setList] = useState<Subscription[] | null>(null);
   const [created, setCreated] = useState<NewSubscription | null>(null);
-  const poll = usePoll(async () => setList((await api.call("listSubscriptions", {})).data), POLL_MS * 5, []);
+  const query = application === undefined ? {} : { application };
+  const poll = usePoll(
+    async () => setList((await api.call("listSubscriptions", { query })).data),
+    POLL_MS * 5,
+    [application],
+  );
   return (
     <>
-      <h1>Subscriptions</h1>
+      <h1>Subscriptions{application !== undefined && ` of ${application}`}</h1>
       <NewSubscriptionForm
         api={api}
+        application={application}
         types={types}
         onCreated={async (answer) => {
           setCreated(answer);
