@@ -43,8 +43,10 @@ if (mode === "single") {
       const cpu = process.cpuUsage();
       for (let start = 0; start < n; start += 1000) {
         const size = Math.min(1000, n - start);
-        // The same values `publish` takes as its first argument, one per event.
-        await store.outbox.publishMany(Array.from({ length: size }, (_, i) => body(from + start + i)));
+        // One `{ event }` per event: the value `publish` takes as its first argument.
+        await store.outbox.publishMany(
+          Array.from({ length: size }, (_, i) => ({ event: body(from + start + i) })),
+        );
       }
       const used = process.cpuUsage(cpu);
       out({ available: true, cpuUs: used.user + used.system });
