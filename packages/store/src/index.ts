@@ -16,6 +16,14 @@
 export { DELIVERY_STATES, MAX_GRACE_MS } from "@plant-store/core";
 export { activeSecrets } from "./active-secrets.js";
 export type {
+  CreateDestinationInput,
+  Destination,
+  DestinationStats,
+  Destinations,
+  EndpointOptions,
+  UpdateDestinationInput,
+} from "./api/destinations.js";
+export type {
   HeaderInput,
   Inbox,
   InboxEvent,
@@ -28,6 +36,7 @@ export type {
 export type {
   AttemptInput,
   ClaimedDelivery,
+  ClaimedTarget,
   ClaimOptions,
   Delivery,
   DeliveryAttempt,
@@ -41,6 +50,7 @@ export type {
   PublishResult,
   RecordedOutcome,
   SqlClient,
+  TargetScope,
   TraceCarrier,
 } from "./api/outbox.js";
 export type { PurgeOptions, PurgeResult, Store } from "./api/store.js";
@@ -63,9 +73,12 @@ export {
 } from "./errors.js";
 export { openStore } from "./open-store.js";
 export type { OpenStoreOptions, StoreLogger } from "./options.js";
+export { MAX_IN_FLIGHT, MAX_RATE_LIMIT, MAX_TARGET_TIMEOUT_MS } from "./shared/destination-rules.js";
+export { FORWARD_GATE_TTL_MS } from "./shared/forward-gate.js";
 export { KEPT_HEADERS } from "./shared/headers.js";
 export { PURGE_BATCH_SIZE } from "./shared/purge.js";
 export { parseEncryptionKey } from "./shared/secret-box.js";
 export { SIGNING_SCHEMES } from "./shared/subscription-codec.js";
+export { TARGET_ID_PREFIX, TARGET_SCOPES } from "./shared/target-scope.js";
 export { MAX_RESPONSE_BYTES } from "./shared/truncate.js";
 export { isStorableTraceContext } from "./shared/validate.js";

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, it } from "vitest";
 import { backlogConformance } from "./conformance/backlog.js";
+import { destinationConformance } from "./conformance/destinations.js";
 import { inboxConformance } from "./conformance/inbox.js";
 import { migrationConformance } from "./conformance/migrations.js";
 import { outboxConformance } from "./conformance/outbox.js";
@@ -32,6 +33,7 @@ for (const { name, create, skip } of BACKENDS) {
     inboxConformance(backend);
     subscriptionConformance(backend);
     outboxConformance(backend);
+    destinationConformance(backend);
     migrationConformance(backend, create);
     backlogConformance(backend);
     retentionConformance(backend);

@@ -1,3 +1,4 @@
+import type { Destinations } from "./destinations.js";
 import type { Inbox } from "./inbox.js";
 import type { Outbox } from "./outbox.js";
 import type { Subscriptions } from "./subscriptions.js";
@@ -17,6 +18,8 @@ export interface Store {
   readonly inbox: Inbox;
   readonly subscriptions: Subscriptions;
   readonly outbox: Outbox;
+  /** The receiver's destinations: targets of the same outbox, forwarded to in the inbox's transaction. */
+  readonly destinations: Destinations;
   /**
    * Throws `StoreUnavailableError` when the database cannot serve queries — on SQLite also when it cannot take a
    * write: another process has held the write lock for `busyTimeoutMs`, or the file is read-only.

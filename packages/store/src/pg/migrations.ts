@@ -149,6 +149,35 @@ ALTER TABLE ${s}.subscriptions ADD COLUMN event_types text[];
     // its trace. NULL when nothing was traced: no default, no table rewrite.
     sql: (s) => `ALTER TABLE ${s}.messages ADD COLUMN trace_context text;`,
   },
+  {
+    version: 6,
+    name: "targets: destinations and endpoint options",
+    // The same as SQLite's migration 8 (see there). The trigger locks the forwarded message's row first, so two
+    // workers delivering its last two deliveries at once serialise there, and the second sees the first's outcome.
+    sql: (s) => `
+ALTER TABLE ${s}.subscriptions ADD COLUMN name text;
+ALTER TABLE ${s}.subscriptions ADD COLUMN paused boolean NOT NULL DEFAULT false;
+ALTER TABLE ${s}.subscriptions ADD COLUMN ordered boolean NOT NULL DEFAULT false;
+ALTER TABLE ${s}.subscriptions ADD COLUMN max_in_flight integer;
+ALTER TABLE ${s}.subscriptions ADD COLUMN rate_limit double precision;
+ALTER TABLE ${s}.subscriptions ADD COLUMN next_send_at bigint NOT NULL DEFAULT 0;
+ALTER TABLE ${s}.subscriptions ADD COLUMN headers jsonb;
+ALTER TABLE ${s}.subscriptions ADD COLUMN timeout_ms integer;
+CREATE UNIQUE INDEX subscriptions_name_idx ON ${s}.subscriptions (name) WHERE name IS NOT NULL;
+ALTER TABLE ${s}.messages ADD COLUMN inbox_seq bigint;
+CREATE FUNCTION ${s}.deliveries_forwarded() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM ${s}.messages WHERE id = NEW.message_id FOR UPDATE;
+  UPDATE ${s}.inbox_events SET processed_at = NEW.updated_at
+  WHERE seq = (SELECT inbox_seq FROM ${s}.messages WHERE id = NEW.message_id) AND processed_at IS NULL
+    AND NOT EXISTS (SELECT 1 FROM ${s}.deliveries WHERE message_id = NEW.message_id AND state <> 'delivered');
+  RETURN NULL;
+END $$;
+CREATE TRIGGER deliveries_forwarded AFTER UPDATE OF state ON ${s}.deliveries
+  FOR EACH ROW WHEN (NEW.state = 'delivered' AND left(NEW.message_id, 3) = 'in_')
+  EXECUTE FUNCTION ${s}.deliveries_forwarded();
+`,
+  },
 ];
 
 /** The newest schema version this package knows. */

@@ -4,10 +4,12 @@ import Database from "better-sqlite3";
 import type { Store } from "../api/store.js";
 import { StoreUnavailableError } from "../errors.js";
 import type { ResolvedOptions } from "../options.js";
+import { ForwardGate } from "../shared/forward-gate.js";
 import { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
 import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
 import { migrateSqlite } from "./migrations.js";
+import { createSqliteDestinations } from "./sqlite-destinations.js";
 import { createPrivately, fileIdentityCheck } from "./sqlite-file.js";
 import { createSqliteInbox } from "./sqlite-inbox.js";
 import { pingSqlite, purgeSqlite } from "./sqlite-maintenance.js";
@@ -37,6 +39,7 @@ export function openSqliteStore(given: string, options: ResolvedOptions, box: Se
     inbox,
     subscriptions: createSqliteSubscriptions(ctx),
     outbox,
+    destinations: createSqliteDestinations(ctx),
     ping: () => runSqlite(ctx, () => pingSqlite(db, path, options.minFreeDiskBytes)),
     purge: (options) => runSqlite(ctx, () => purgeSqlite(ctx, options)),
     close() {
@@ -90,6 +93,7 @@ function sqliteContext(
     closed,
     inboxSeqs: new Notifier<number[]>(),
     outboxWork: new Notifier<void>(),
+    forwardGate: new ForwardGate(Date.now),
     nextId: createMessageIdGenerator({ now: options.now }),
     checkFile: path === ":memory:" ? undefined : fileReplacedCheck(path),
     sql(text) {

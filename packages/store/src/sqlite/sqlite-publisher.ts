@@ -52,7 +52,7 @@ export function createSqlitePublisher(ctx: SqliteContext) {
       .sql(
         `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
          SELECT ?, id, 'pending', ?, ?, ? FROM subscriptions
-         WHERE enabled = 1 AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
+         WHERE id >= 'sub_' AND id < 'sub\`' AND enabled = 1 AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
          ORDER BY id`,
       )
       .run(id, at, at, at, eventType);
