@@ -1,11 +1,18 @@
-import { ConfigError, wholeNumber as int, csvList as list, parseConfig } from "@plant-store/app-kit";
+import {
+  ConfigError,
+  DEFAULT_CONCURRENCY,
+  wholeNumber as int,
+  csvList as list,
+  parseAllowList,
+  parseConfig,
+} from "@plant-store/app-kit";
 import { createTokenVerifier, DEFAULT_TIMEOUT_MS, parsePrivateKey } from "@plant-store/core";
 import { parseEncryptionKey } from "@plant-store/store";
 import { z } from "zod";
-import { parseAllowList } from "./ssrf/allow-list.js";
 
 /** Deliveries in flight in all, unless configured; also the most connections per pinned endpoint Agent. */
-export const DEFAULT_CONCURRENCY = 64;
+/** Deliveries in flight in all, by default: the shared worker's. */
+export { DEFAULT_CONCURRENCY };
 
 /** Validated sender configuration. */
 export interface SenderConfig {

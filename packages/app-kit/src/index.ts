@@ -18,5 +18,24 @@ export {
 } from "./retention.js";
 export { type RunServerOptions, runServer, type Server } from "./run-server.js";
 export { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./server-timeouts.js";
+export {
+  type AddressVerdict,
+  type AllowList,
+  checkAddress,
+  createGuardedFetch,
+  type GuardedFetch,
+  parseAllowList,
+  type Resolver,
+  resolveTarget,
+  systemResolver,
+  UNRESOLVED_CODE,
+} from "./ssrf.js";
 export { type AppStore, openAppStore, type Readiness, readiness, type StoreSetting } from "./store.js";
 export { appTracer, errorType, MESSAGING_SYSTEM, SPAN_ATTRIBUTES } from "./tracing.js";
+export { startWorker, type Worker } from "./worker/worker.js";
+export {
+  ATTEMPT_LINE_KEYS,
+  DEFAULT_CONCURRENCY,
+  type WorkerMetrics,
+  type WorkerOptions,
+} from "./worker/worker-context.js";

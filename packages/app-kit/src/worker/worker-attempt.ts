@@ -1,9 +1,9 @@
-import { logText } from "@plant-store/app-kit";
 import { deliver, signsWith } from "@plant-store/core";
 import type { ClaimedDelivery } from "@plant-store/store";
+import { logText } from "../log-text.js";
 import { judgeAttempt, loggedOutcome } from "./attempt-result.js";
+import { startAttemptSpan, traceAttempt } from "./attempt-tracing.js";
 import { recordOutcome } from "./outcome-recorder.js";
-import { startAttemptSpan, traceAttempt } from "./tracing.js";
 import type { WorkerContext } from "./worker-context.js";
 
 /**
