@@ -3,7 +3,15 @@
  *
  * @module
  */
-export { ConfigError, csvList, parseConfig, type Setting, wholeNumber } from "./config.js";
+export {
+  ConfigError,
+  csvList,
+  parseConfig,
+  SCHEDULE_HELP,
+  type Setting,
+  scheduleSetting,
+  wholeNumber,
+} from "./config.js";
 export { createLineWriter, type LineValue } from "./line-writer.js";
 export { LINGER, lingerAfterRefusal } from "./lingering-close.js";
 export { logText, MAX_LOGGED_CHARS } from "./log-text.js";
@@ -26,6 +34,7 @@ export {
   type GuardedFetch,
   parseAllowList,
   type Resolver,
+  refuseMetadataNetworks,
   resolveTarget,
   systemResolver,
   UNRESOLVED_CODE,

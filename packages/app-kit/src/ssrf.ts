@@ -3,7 +3,7 @@
  *
  * @module
  */
-export { type AllowList, parseAllowList } from "./ssrf/allow-list.js";
+export { type AllowList, parseAllowList, refuseMetadataNetworks } from "./ssrf/allow-list.js";
 export { type AddressVerdict, checkAddress } from "./ssrf/check-address.js";
 export { UNRESOLVED_CODE } from "./ssrf/guard-context.js";
 export { createGuardedFetch, type GuardedFetch } from "./ssrf/guarded-fetch.js";

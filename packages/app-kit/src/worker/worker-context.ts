@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Tracer } from "@opentelemetry/api";
 import { DEFAULT_TIMEOUT_MS, STANDARD_SCHEDULE_MS, type Transport } from "@plant-store/core";
-import type { ClaimedDelivery, Store } from "@plant-store/store";
+import type { ClaimedDelivery, Store, TargetScope } from "@plant-store/store";
 import type { Logger } from "pino";
 import { createLineWriter } from "../line-writer.js";
 import { appTracer } from "../tracing.js";
@@ -14,7 +14,8 @@ import { SlotPool } from "./slot-pool.js";
 
 /** What a worker reports to the app's metrics: each attempt's outcome label and latency. */
 export interface WorkerMetrics {
-  observeAttempt(outcome: string, seconds: number): void;
+  /** `delivery` says whose attempt it was (per-target metrics, the received→accepted latency). */
+  observeAttempt(outcome: string, seconds: number, delivery: ClaimedDelivery): void;
 }
 
 /** Deliveries in flight in all, by default (the sender's `--concurrency`). */
@@ -23,6 +24,11 @@ export const DEFAULT_CONCURRENCY = 64;
 /** Options of `startWorker`. */
 export interface WorkerOptions {
   store: Store;
+  /**
+   * Whose deliveries it claims: the sender's subscriptions (default) or the receiver's destinations. A receiver's
+   * worker does not sweep failing subscriptions (they are the sender's).
+   */
+  scope?: TargetScope;
   /** How attempts are sent: the SSRF guard's (`createGuardedFetch(...).transport`). Required, so no worker sends unguarded. */
   transport: Transport;
   metrics?: WorkerMetrics;
@@ -69,6 +75,7 @@ const DAY = 24 * 60 * 60 * 1000;
 /** What every stage of one worker shares: its settings, its slot pool, and the state the claimer waits on. */
 export interface WorkerContext {
   store: Store;
+  scope: TargetScope;
   transport: Transport;
   metrics: WorkerMetrics | undefined;
   logger: Logger | undefined;
@@ -117,6 +124,7 @@ export function workerContext(options: WorkerOptions): WorkerContext {
   const logger = options.logger;
   return {
     store: options.store,
+    scope: options.scope ?? "sender",
     transport: options.transport,
     metrics: options.metrics,
     logger,
