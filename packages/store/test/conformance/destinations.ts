@@ -238,6 +238,31 @@ export function destinationConformance(backend: () => TestBackend): void {
       await store.close();
     });
 
+    it("retention keeps an event whose forward is unfinished, and its forward keeps its bytes", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const dst = await store.destinations.create({
+        name: "later",
+        url: "http://later.internal/",
+        paused: true,
+      });
+      const kept = await receive(store);
+      await store.destinations.delete(
+        (await store.destinations.create({ name: "x", url: "http://x.internal/" })).id,
+      );
+      clock.advance(10);
+      await store.purge({ before: clock.now() + 1 });
+      expect(await store.inbox.get(kept.webhookId)).not.toBeNull();
+      await store.destinations.resume(dst.id);
+      const [claimed] = await store.outbox.claim(1, RECEIVER);
+      expect(claimed?.message.id).toBe(kept.webhookId);
+      expect(Buffer.from(claimed?.message.body ?? []).equals(kept.body)).toBe(true);
+      await store.outbox.record(claimed as never, { kind: "delivered", status: 200, latencyMs: 1 });
+      await store.purge({ before: clock.now() + 1 });
+      expect(await store.inbox.get(kept.webhookId)).toBeNull();
+      await store.close();
+    });
+
     it("ensure() creates by name once, then updates the url and adopts a given secret", async () => {
       const store = await backend().open();
       const a = await store.destinations.ensure({ name: "svc", url: "http://svc.internal/a" });
