@@ -165,6 +165,10 @@ export function destinationConformance(backend: () => TestBackend): void {
       });
       clock.advance(1000);
       expect(await store.outbox.claim(10, RECEIVER)).toEqual([]); // the head is not due, the others wait behind it
+      expect((await store.destinations.stats())[0]).toMatchObject({
+        depth: 3,
+        blockedBehind: events[0]?.webhookId,
+      });
       clock.advance(5000);
       claimed = await store.outbox.claim(10, RECEIVER);
       expect(claimed.map((d) => d.message.id)).toEqual([events[0]?.webhookId]);
