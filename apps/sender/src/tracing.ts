@@ -10,9 +10,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 import { SPAN_ATTRIBUTES as A, appTracer, errorType, MESSAGING_SYSTEM } from "@plant-store/app-kit";
-import { type DeliveryOutcome, type Transport, withoutCredentials } from "@plant-store/core";
-import { WEBHOOK_METHOD } from "@plant-store/spec";
-import { type ClaimedDelivery, isStorableTraceContext, type TraceCarrier } from "@plant-store/store";
+import { isStorableTraceContext, type TraceCarrier } from "@plant-store/store";
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
