@@ -56,6 +56,8 @@ export function createSqliteTargetClaimer(
     const targets = ctx.sql(DESTINATION_CLAIM_ROWS).all() as TargetClaimRow[];
     if (targets.length === 0) return [];
     const skip = [...plan.skip, ...skippedTargets(targets, at, rateHorizonMs(plan.leaseMs))];
+    // Every destination skipped (paused, rate-limited, at its cap): their backlog is not walked for nothing.
+    if (targets.every((t) => skip.includes(t.id))) return [];
     const candidates = (
       ctx.sql(DESTINATION_DUE).raw(true).all(at, JSON.stringify(skip), plan.scan) as [number, string][]
     ).map(([id, subscriptionId]): DueCandidate => ({ id, subscriptionId }));
