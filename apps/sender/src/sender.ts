@@ -3,6 +3,8 @@ import {
   openAppStore,
   type StoreSetting,
   startRetention,
+  startWorker,
+  type Worker,
 } from "@plant-store/app-kit";
 import { publicKeyOf, type Transport } from "@plant-store/core";
 import type { Catalog } from "@plant-store/spec";
@@ -12,6 +14,7 @@ import type { Logger } from "pino";
 import { createAdminApi } from "./admin.js";
 import { DEFAULT_CONCURRENCY } from "./config.js";
 import { createMetrics, type SenderMetrics } from "./metrics.js";
+import { reportDisabled, reportExhausted } from "./operational-events.js";
 import {
   createGuardedFetch,
   type GuardedFetch,
@@ -19,7 +22,7 @@ import {
   type Resolver,
   systemResolver,
 } from "./ssrf.js";
-import { startWorker, type Worker } from "./worker.js";
+import { senderTracer } from "./tracing.js";
 
 /** Options of {@link createSender}. */
 export interface SenderOptions {
@@ -153,6 +156,11 @@ function startSenderWorker(
     store,
     transport,
     metrics,
+    events: {
+      targetDisabled: (id, reason) => reportDisabled(store, options.logger, id, reason),
+      deliveryExhausted: (delivery, last) => reportExhausted(store, options.logger, delivery, last),
+    },
+    tracer: senderTracer(),
     ...(options.logger && { logger: options.logger }),
     ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
     ...(options.perSubscription !== undefined && { perSubscription: options.perSubscription }),

@@ -35,6 +35,7 @@ export {
   type DeliveryTarget,
   deliver,
   fetchTransport,
+  MAX_TARGET_HEADERS,
   type NextAttempt,
   type NextAttemptOptions,
   nextAttempt,
@@ -42,12 +43,14 @@ export {
   type OutcomeReason,
   type OutgoingMessage,
   parseRetryAfter,
+  REFUSED_TARGET_HEADERS,
   readCappedChunks,
   STANDARD_SCHEDULE_MS,
   settleOutcome,
   type Transport,
   type TransportRequest,
   type TransportResponse,
+  targetHeadersProblem,
 } from "./delivery/index.js";
 export {
   DEFAULT_DISABLE_REASON,

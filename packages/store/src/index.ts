@@ -25,6 +25,14 @@ export type {
   UpdateApplicationInput,
 } from "./api/applications.js";
 export type {
+  CreateDestinationInput,
+  Destination,
+  DestinationStats,
+  Destinations,
+  EndpointOptions,
+  UpdateDestinationInput,
+} from "./api/destinations.js";
+export type {
   HeaderInput,
   Inbox,
   InboxEvent,
@@ -38,6 +46,7 @@ export type {
   AttemptInput,
   BatchEvent,
   ClaimedDelivery,
+  ClaimedTarget,
   ClaimOptions,
   Delivery,
   DeliveryAttempt,
@@ -52,6 +61,7 @@ export type {
   PublishResult,
   RecordedOutcome,
   SqlClient,
+  TargetScope,
   TraceCarrier,
 } from "./api/outbox.js";
 export type { PurgeOptions, PurgeResult, Store } from "./api/store.js";
@@ -84,9 +94,17 @@ export {
   PORTAL_TTL_DEFAULT_MS,
   PORTAL_TTL_MAX_MS,
 } from "./shared/application-rules.js";
+export {
+  checkDestinationUrl,
+  MAX_IN_FLIGHT,
+  MAX_RATE_LIMIT,
+  MAX_TARGET_TIMEOUT_MS,
+} from "./shared/destination-rules.js";
+export { FORWARD_GATE_TTL_MS } from "./shared/forward-gate.js";
 export { KEPT_HEADERS } from "./shared/headers.js";
 export { PURGE_BATCH_SIZE } from "./shared/purge.js";
 export { parseEncryptionKey } from "./shared/secret-box.js";
 export { SIGNING_SCHEMES } from "./shared/subscription-codec.js";
+export { TARGET_ID_PREFIX, TARGET_SCOPES } from "./shared/target-scope.js";
 export { MAX_RESPONSE_BYTES } from "./shared/truncate.js";
 export { isStorableTraceContext } from "./shared/validate.js";

@@ -55,6 +55,7 @@ export async function openStore(target: string | OpenStoreOptions): Promise<Stor
   });
   try {
     await store.subscriptions.list();
+    await store.destinations.list();
   } catch (error) {
     await store.close();
     throw error;

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, it } from "vitest";
 import { applicationConformance } from "./conformance/applications.js";
 import { backlogConformance } from "./conformance/backlog.js";
 import { batchConformance } from "./conformance/batch.js";
+import { destinationConformance } from "./conformance/destinations.js";
 import { inboxConformance } from "./conformance/inbox.js";
 import { migrationConformance } from "./conformance/migrations.js";
 import { outboxConformance } from "./conformance/outbox.js";
@@ -36,6 +37,7 @@ for (const { name, create, skip } of BACKENDS) {
     applicationConformance(backend);
     outboxConformance(backend);
     batchConformance(backend);
+    destinationConformance(backend);
     migrationConformance(backend, create);
     backlogConformance(backend);
     retentionConformance(backend);

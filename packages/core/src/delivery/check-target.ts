@@ -40,7 +40,8 @@ export function checkTarget(
     if (problem !== undefined) return { ok: false, reason: problem };
     href = typeof raw === "string" ? usableUrls.set(raw, url.href) : url.href;
   }
-  const problem = tokenProblem(target.token);
+  const problem =
+    target.token === null || target.token === undefined ? undefined : tokenProblem(target.token);
   return problem === undefined ? { ok: true, href } : { ok: false, reason: problem };
 }
 

@@ -8,6 +8,7 @@ import { type Classification, classifyResponse } from "./classify.js";
 import { describeError, isBlockedAddressError, redact } from "./describe-error.js";
 import { EVENT_TYPE_PATTERN } from "./outbox-rules.js";
 import { readCapped } from "./read-capped.js";
+import { targetHeadersProblem } from "./target-headers.js";
 import type {
   DeliverOptions,
   DeliveryOutcome,
@@ -116,7 +117,10 @@ function attemptSettings(options: DeliverOptions): AttemptSettings {
 function sensitiveValues(target: DeliveryTarget): string[] {
   const secrets: readonly unknown[] = Array.isArray(target.secrets) ? target.secrets : [];
   const keys: readonly unknown[] = Array.isArray(target.privateKeys) ? target.privateKeys : [];
-  return [target.token, ...secrets, ...keys].filter((value): value is string => typeof value === "string");
+  const added = target.headers ? Object.values(target.headers) : [];
+  return [target.token, ...secrets, ...keys, ...added].filter(
+    (value): value is string => typeof value === "string",
+  );
 }
 
 /** A request ready to send: where, with which headers, which bytes. */
@@ -141,13 +145,16 @@ async function prepareRequest(
   if (typeof problem === "string") return { unusable: problem };
   const eventType = message.eventType ?? DEFAULT_EVENT_TYPE;
   const headers: Record<string, string> = {
-    authorization: `Bearer ${target.token}`,
     "content-type": "application/json",
     "user-agent": settings.userAgent,
     [WEBHOOK_HEADERS.id]: message.id,
     [WEBHOOK_HEADERS.timestamp]: String(timestamp),
     [EVENT_TYPE_HEADER]: eventType,
   };
+  if (typeof target.token === "string") headers.authorization = `Bearer ${target.token}`;
+  // Checked by `unsendable`: none of them is a header the delivery writes.
+  if (target.headers)
+    for (const name in target.headers) headers[name.toLowerCase()] = target.headers[name] as string;
   const privateKeys = target.privateKeys ?? [];
   if (target.secrets.length > 0 || privateKeys.length > 0) {
     try {
@@ -180,6 +187,10 @@ function unsendable(target: DeliveryTarget, message: OutgoingMessage): string | 
   }
   if (typeof message.body !== "string" && !(message.body instanceof Uint8Array)) {
     return "The message body must be a string or a Uint8Array holding the exact bytes to send.";
+  }
+  if (target.headers !== undefined && target.headers !== null) {
+    const headersIssue = targetHeadersProblem(target.headers);
+    if (headersIssue !== undefined) return headersIssue;
   }
   if (target.privateKeys !== undefined && !Array.isArray(target.privateKeys)) {
     return "The target's privateKeys must be an array of 'whsk_…' strings.";

@@ -47,6 +47,7 @@ export {
 } from "./outbox-rules.js";
 export { readCappedChunks } from "./read-capped.js";
 export { parseRetryAfter } from "./retry-after.js";
+export { MAX_TARGET_HEADERS, REFUSED_TARGET_HEADERS, targetHeadersProblem } from "./target-headers.js";
 export type {
   DeliverOptions,
   DeliveryOutcome,

@@ -12,8 +12,16 @@
  */
 export interface DeliveryTarget {
   url: string;
-  /** Sent as `Authorization: Bearer <token>`; never appears in an outcome. */
-  token: string;
+  /**
+   * Sent as `Authorization: Bearer <token>`; never appears in an outcome. `null` or absent: no `Authorization`
+   * (a receiver's destination, whose own credentials travel in `headers`).
+   */
+  token?: string | null | undefined;
+  /**
+   * Headers added to every attempt (e.g. an internal service's own credential), never one of
+   * `REFUSED_TARGET_HEADERS`; their values never appear in an outcome.
+   */
+  headers?: Readonly<Record<string, string>> | null | undefined;
   /** `whsec_` secrets; one `v1,` signature per secret. */
   secrets: readonly string[];
   /** `whsk_` ed25519 private keys; one `v1a,` signature per key, after the `v1` ones. Default none. */

@@ -141,12 +141,44 @@ export interface ClaimedDelivery extends LeaseRef {
    * Decrypted; `secrets` holds only those not expired, and only when the subscription's `signing` uses them (empty
    * for `asymmetric`).
    */
-  subscription: { id: string; url: string; token: string; secrets: string[]; signing: SigningScheme };
+  subscription: ClaimedTarget;
+  /**
+   * Not before this instant: the send time a rate-limited target's claim handed out (the worker waits until then);
+   * `null` = at once.
+   */
+  notBefore: Date | null;
 }
+
+/**
+ * A claimed delivery's target (a subscription or a destination) as the worker needs it. `message.id` is what is
+ * sent as `webhook-id`: a forward carries its provider's original id.
+ */
+export interface ClaimedTarget {
+  id: string;
+  url: string;
+  /** Sent as `Authorization: Bearer`; `null` for a destination (its own credentials travel in `headers`). */
+  token: string | null;
+  secrets: string[];
+  signing: SigningScheme;
+  /** Added to every attempt (endpoint option); empty when none. */
+  headers: Readonly<Record<string, string>> | null;
+  /** The attempt's budget; `null` = the worker's default. */
+  timeoutMs: number | null;
+  /** Most attempts in flight at once; `null` = the worker's default. Ordered targets: 1. */
+  maxInFlight: number | null;
+}
+
+/**
+ * Whose work a claim takes: the sender's subscriptions (`sub_…`) or the receiver's destinations (`dst_…`). A sender
+ * and a receiver sharing one database never claim each other's deliveries.
+ */
+export type TargetScope = "sender" | "receiver";
 
 export interface ClaimOptions {
   /** How long the worker may hold the deliveries before another worker may reclaim them. */
   leaseMs: number;
+  /** Default `sender`. */
+  scope?: TargetScope | undefined;
   workerId: string;
   /**
    * Subscriptions whose deliveries are not claimed this time: those the worker cannot start now (at their

@@ -1,4 +1,5 @@
 import type { Applications } from "./applications.js";
+import type { Destinations } from "./destinations.js";
 import type { Inbox } from "./inbox.js";
 import type { Outbox } from "./outbox.js";
 import type { Subscriptions } from "./subscriptions.js";
@@ -20,6 +21,8 @@ export interface Store {
   /** The sender's applications (one per customer) and reads scoped to one of them. */
   readonly applications: Applications;
   readonly outbox: Outbox;
+  /** The receiver's destinations: targets of the same outbox, forwarded to in the inbox's transaction. */
+  readonly destinations: Destinations;
   /**
    * Throws `StoreUnavailableError` when the database cannot serve queries — on SQLite also when it cannot take a
    * write: another process has held the write lock for `busyTimeoutMs`, or the file is read-only.

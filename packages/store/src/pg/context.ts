@@ -2,6 +2,7 @@ import type { Pool, PoolClient, QueryConfig } from "pg";
 import type { SqlClient } from "../api/outbox.js";
 import { StoreError, StoreUnavailableError, storeClosedError } from "../errors.js";
 import type { ResolvedOptions } from "../options.js";
+import type { ForwardGate } from "../shared/forward-gate.js";
 import type { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
 import { holdClient } from "./held-client.js";
@@ -18,6 +19,8 @@ export interface PgContext {
   closed: AbortSignal;
   inboxSeqs: Notifier<number[]>;
   outboxWork: Notifier<void>;
+  /** Whether the inbox's writes look for destinations to forward to. */
+  forwardGate: ForwardGate;
   listener: PgListener;
   nextId: () => string;
 }

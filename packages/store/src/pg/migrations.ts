@@ -151,8 +151,37 @@ ALTER TABLE ${s}.subscriptions ADD COLUMN event_types text[];
   },
   {
     version: 6,
+    name: "targets: destinations and endpoint options",
+    // The same as SQLite's migration 8 (see there). The trigger locks the forwarded message's row first, so two
+    // workers delivering its last two deliveries at once serialise there, and the second sees the first's outcome.
+    sql: (s) => `
+ALTER TABLE ${s}.subscriptions ADD COLUMN name text;
+ALTER TABLE ${s}.subscriptions ADD COLUMN paused boolean NOT NULL DEFAULT false;
+ALTER TABLE ${s}.subscriptions ADD COLUMN ordered boolean NOT NULL DEFAULT false;
+ALTER TABLE ${s}.subscriptions ADD COLUMN max_in_flight integer;
+ALTER TABLE ${s}.subscriptions ADD COLUMN rate_limit double precision;
+ALTER TABLE ${s}.subscriptions ADD COLUMN next_send_at bigint NOT NULL DEFAULT 0;
+ALTER TABLE ${s}.subscriptions ADD COLUMN headers jsonb;
+ALTER TABLE ${s}.subscriptions ADD COLUMN timeout_ms integer;
+CREATE UNIQUE INDEX subscriptions_name_idx ON ${s}.subscriptions (name) WHERE name IS NOT NULL;
+ALTER TABLE ${s}.messages ADD COLUMN inbox_seq bigint;
+CREATE FUNCTION ${s}.deliveries_forwarded() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM ${s}.messages WHERE id = NEW.message_id FOR UPDATE;
+  UPDATE ${s}.inbox_events SET processed_at = NEW.updated_at
+  WHERE seq = (SELECT inbox_seq FROM ${s}.messages WHERE id = NEW.message_id) AND processed_at IS NULL
+    AND NOT EXISTS (SELECT 1 FROM ${s}.deliveries WHERE message_id = NEW.message_id AND state <> 'delivered');
+  RETURN NULL;
+END $$;
+CREATE TRIGGER deliveries_forwarded AFTER UPDATE OF state ON ${s}.deliveries
+  FOR EACH ROW WHEN (NEW.state = 'delivered' AND left(NEW.message_id, 3) = 'in_')
+  EXECUTE FUNCTION ${s}.deliveries_forwarded();
+`,
+  },
+  {
+    version: 7,
     name: "applications",
-    // As SQLite's migration 8 (applications): existing subscriptions move to the default application; a message
+    // As SQLite's migration 9 (applications): existing subscriptions move to the default application; a message
     // published to one application names it and its idempotency key is stored scoped, so UNIQUE keeps serving.
     sql: (s) => `
 CREATE TABLE ${s}.applications (
@@ -170,10 +199,12 @@ INSERT INTO ${s}.applications (id, uid, name, created_at, updated_at)
          ('app_operator', 'operator', 'Operator', (extract(epoch FROM now()) * 1000)::bigint + 1,
           (extract(epoch FROM now()) * 1000)::bigint + 1);
 ALTER TABLE ${s}.subscriptions
-  ADD COLUMN application_id text NOT NULL DEFAULT 'app_default' REFERENCES ${s}.applications (id),
+  ADD COLUMN application_id text DEFAULT 'app_default' REFERENCES ${s}.applications (id),
   ADD COLUMN uid text,
   ADD COLUMN description text NOT NULL DEFAULT '',
   ADD COLUMN metadata jsonb NOT NULL DEFAULT '{}';
+-- A receiver's destination (dst_…) belongs to no customer's application, so no application's read reaches it.
+UPDATE ${s}.subscriptions SET application_id = NULL WHERE left(id, 4) = 'dst_';
 CREATE INDEX subscriptions_application_idx ON ${s}.subscriptions (application_id, id);
 CREATE UNIQUE INDEX subscriptions_uid_idx ON ${s}.subscriptions (application_id, uid) WHERE uid IS NOT NULL;
 ALTER TABLE ${s}.messages ADD COLUMN application_id text;

@@ -3,12 +3,14 @@ import { createMessageIdGenerator } from "@plant-store/core";
 import type pg from "pg";
 import type { Store } from "../api/store.js";
 import type { OpenStoreOptions, ResolvedOptions } from "../options.js";
+import { ForwardGate } from "../shared/forward-gate.js";
 import { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
 import type { PgContext } from "./context.js";
 import { PgListener } from "./listener.js";
 import { quoteIdent } from "./migrations.js";
 import { createPgApplications } from "./pg-applications.js";
+import { createPgDestinations } from "./pg-destinations.js";
 import { createPgInbox } from "./pg-inbox.js";
 import { pingPg, purgePg } from "./pg-maintenance.js";
 import { createPgOutbox } from "./pg-outbox.js";
@@ -50,6 +52,7 @@ export async function openPgStore(
     subscriptions: createPgSubscriptions(ctx),
     applications: createPgApplications(ctx),
     outbox,
+    destinations: createPgDestinations(ctx),
     ping: () => pingPg(ctx),
     purge: (options) => purgePg(ctx, options),
     close() {
@@ -99,6 +102,7 @@ function pgContext(
     closed,
     inboxSeqs,
     outboxWork,
+    forwardGate: new ForwardGate(Date.now),
     listener,
     nextId: createMessageIdGenerator({ now: resolved.now }),
   };

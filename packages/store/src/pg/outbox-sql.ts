@@ -1,3 +1,5 @@
+import { scopeSql, TARGET_ID_PREFIX } from "../shared/target-scope.js";
+
 /**
  * The PostgreSQL outbox statements, for a quoted schema `s`. Each hot path is ONE statement (no
  * BEGIN/COMMIT round trips), and the claim and the outcomes handle a whole batch each. The 1M-row test EXPLAINs
@@ -5,8 +7,8 @@
  */
 
 /**
- * Publish: insert the message (idempotency key unique) and fan out to every enabled subscription that receives
- * its type (`event_types` NULL = every type); NOTIFY idle workers, delivered at commit (so never for a
+ * Publish: insert the message (idempotency key unique) and fan out to every enabled subscription (the `sub_` id range:
+ * destinations are the receiver's) that receives its type (`event_types` NULL = every type); NOTIFY idle workers, delivered at commit (so never for a
  * rolled-back transaction).
  * Params: id, idempotency key, body, now, channel, event type, trace context (JSON text or NULL), and with
  * `toApplication` the application id (only its subscriptions get a delivery; the message names it).
@@ -20,7 +22,7 @@ WITH msg AS (
 ), fan_out AS (
   INSERT INTO ${s}.deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
   SELECT msg.id, sub.id, 'pending', $4, $4, $4 FROM msg, ${s}.subscriptions sub
-  WHERE ${toApplication ? "sub.application_id = $8 AND " : ""}sub.enabled
+  WHERE ${scopeSql("sub.id", "sender")} AND ${toApplication ? "sub.application_id = $8 AND " : ""}sub.enabled
     AND (sub.event_types IS NULL OR $6 = ANY(sub.event_types)) ORDER BY sub.id
   RETURNING 1
 ), counted AS (SELECT count(*)::int AS n FROM fan_out)
@@ -42,6 +44,7 @@ export const claimSql = (s: string) => `
 WITH candidates AS (
   SELECT id, due_at, attempts, subscription_id FROM ${s}.deliveries
   WHERE state IN ('pending', 'leased') AND due_at <= $1 AND NOT (subscription_id = ANY($6::text[]))
+    AND left(subscription_id, 4) = '${TARGET_ID_PREFIX.sender}'
   ORDER BY due_at, id
   LIMIT $7
   FOR UPDATE SKIP LOCKED
@@ -188,3 +191,54 @@ export const stateCountsSql = (s: string) =>
 export const oldestDueSql = (s: string) => `
 SELECT due_at FROM ${s}.deliveries WHERE state IN ('pending', 'leased') AND due_at <= $1
 ORDER BY due_at, id LIMIT 1`;
+
+/** The destinations' claim, step one: every destination's claim columns, locked against other claims. */
+export const destinationClaimRowsSql = (
+  s: string,
+) => `SELECT id, enabled, paused, ordered, max_in_flight, rate_limit,
+  next_send_at FROM ${s}.subscriptions WHERE id >= 'dst_' AND id < 'dst\`' FOR NO KEY UPDATE`;
+
+/** Step two: due rows of destinations in due order. Params: now, ids to skip, scan. */
+export const destinationDueSql = (s: string) => `SELECT id, subscription_id FROM ${s}.deliveries
+WHERE state IN ('pending', 'leased') AND due_at <= $1 AND left(subscription_id, 4) = '${TARGET_ID_PREFIX.receiver}'
+  AND NOT (subscription_id = ANY($2::text[]))
+ORDER BY due_at, id LIMIT $3 FOR UPDATE SKIP LOCKED`;
+
+/** Ordered destinations' heads: each one's oldest unfinished delivery. Param: ids. */
+export const headsSql = (s: string) => `SELECT subscription_id, min(id) AS head FROM ${s}.deliveries
+WHERE state IN ('pending', 'leased') AND subscription_id = ANY($1::text[]) GROUP BY subscription_id`;
+
+/** Destinations' leases not expired. Params: ids, now. */
+export const inFlightSql = (s: string) => `SELECT subscription_id, count(*) AS n FROM ${s}.deliveries
+WHERE state = 'leased' AND subscription_id = ANY($1::text[]) AND due_at > $2 GROUP BY subscription_id`;
+
+/**
+ * Leases the picked rows and returns what the worker sends: a forward's inbox event bytes and original webhook-id.
+ * Params: ids, lease expiry, worker id, lease token, now.
+ */
+export const leaseForwardsSql = (s: string) => `
+WITH leased AS (
+  UPDATE ${s}.deliveries d SET state = 'leased', due_at = $2, lease_owner = $3, lease_token = $4, updated_at = $5
+  FROM (SELECT id, due_at, attempts FROM ${s}.deliveries WHERE id = ANY($1::bigint[])) was
+  WHERE d.id = was.id
+  RETURNING d.id, d.message_id, d.subscription_id, was.due_at AS was_due, was.attempts
+)
+SELECT l.id, l.was_due, l.attempts, coalesce(i.webhook_id, m.id) AS message_id, m.event_type,
+       coalesce(i.body, m.body) AS body, m.created_at, m.trace_context, sub.id AS subscription_id, sub.url, sub.token,
+       sub.secrets::text AS secrets, sub.signing, sub.headers::text AS headers, sub.timeout_ms, sub.max_in_flight,
+       sub.ordered
+FROM leased l
+JOIN ${s}.messages m ON m.id = l.message_id
+LEFT JOIN ${s}.inbox_events i ON i.seq = m.inbox_seq
+JOIN ${s}.subscriptions sub ON sub.id = l.subscription_id
+ORDER BY l.was_due, l.id`;
+
+/** Fails a disabled destination's due rows. Params: ids, now, error. */
+export const failDisabledSql = (s: string) => `UPDATE ${s}.deliveries
+SET state = 'failed', due_at = $2, lease_owner = NULL, lease_token = NULL, last_error = $3, finished_at = $2,
+    updated_at = $2
+WHERE id = ANY($1::bigint[])`;
+
+/** Rate-limited destinations' next send times. Params: ids, times. */
+export const setNextSendSql = (s: string) => `UPDATE ${s}.subscriptions sub SET next_send_at = v.at
+FROM unnest($1::text[], $2::bigint[]) AS v(id, at) WHERE sub.id = v.id`;

@@ -7,6 +7,7 @@ import { DISABLED_REASON } from "../shared/outcomes.js";
 import { traceCarrierOf } from "../shared/rows.js";
 import { type PgContext, query } from "./context.js";
 import { claimSql, compactCountsSql } from "./outbox-sql.js";
+import { claimDestinations } from "./pg-target-claim.js";
 
 /** Claims between two compactions of the append-only counter deltas. */
 const COMPACT_EVERY = 500;
@@ -54,6 +55,7 @@ export function pgClaimer(
   return async (limit, options) => {
     const plan = claimPlan(limit, options);
     state.claimGeneration = ctx.outboxWork.generation;
+    if (plan.scope === "receiver") return claimDestinations(ctx, plan);
     if (++state.claimsSinceCompaction >= COMPACT_EVERY) {
       state.claimsSinceCompaction = 0;
       await query(ctx, compact);
@@ -90,6 +92,7 @@ export function pgClaimer(
           traceContext: traceCarrierOf(r.trace_context),
         },
         subscription: subscriptionOf(r.subscription_id, (id) => ({ ...r, id })),
+        notBefore: null,
       });
     }
     return claimed;

@@ -33,8 +33,17 @@ export interface PgInbox extends Inbox {
  * ```
  */
 export function createPgInbox(ctx: PgContext): PgInbox {
-  const sql = insertSql(ctx.s);
-  const write = (batch: PendingInboxRow[]) => insertEvents(ctx, sql, batch);
+  const plain = insertSql(ctx.s);
+  const forwarding = insertForwardingSql(ctx.s);
+  const anyDestination = `SELECT EXISTS (SELECT 1 FROM ${ctx.s}.subscriptions sub WHERE ${DESTINATIONS}) AS any`;
+  const write = async (batch: PendingInboxRow[]) => {
+    if (ctx.forwardGate.stale()) {
+      const [row] = await query<{ any: boolean }>(ctx, anyDestination);
+      ctx.forwardGate.set(row?.any === true);
+    }
+    const forwards = ctx.forwardGate.open;
+    return insertEvents(ctx, forwards ? forwarding : plain, batch, forwards);
+  };
   // A few batches in flight keep the pool busy while one waits for its commit.
   const committer = new GroupCommitter(write, { maxBatch: ctx.options.maxBatchSize, maxInFlight: 4 });
   return {
@@ -62,11 +71,44 @@ WITH ins AS (
 )
 SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
 
+/** The destinations' id range (`dst_…`, shared/target-scope.ts). */
+const DESTINATIONS = "sub.id >= 'dst_' AND sub.id < 'dst`'";
+
+/**
+ * `insertSql` with the batch's forwards in the same statement (one transaction): for each new event that some
+ * destination takes, a message without a body of its own (its id `in_<seq>`, shared/forward-gate.ts, and
+ * `inbox_seq` naming the event) and one pending delivery per such destination; the outbox's workers are notified at
+ * commit. A duplicate inserts nothing, so it creates no forward. Params: those of `insertSql`, then the outbox channel.
+ */
+const insertForwardingSql = (s: string) => `
+WITH ins AS (
+  INSERT INTO ${s}.inbox_events (webhook_id, body, headers, received_at, event_type)
+  SELECT * FROM unnest($1::text[], $2::bytea[], $3::jsonb[], $4::bigint[], $6::text[])
+  ON CONFLICT (webhook_id) DO NOTHING
+  RETURNING seq, webhook_id, event_type, received_at
+), msg AS (
+  INSERT INTO ${s}.messages (id, body, created_at, event_type, inbox_seq)
+  SELECT 'in_' || ins.seq, '\\x'::bytea, ins.received_at, ins.event_type, ins.seq FROM ins
+  WHERE EXISTS (SELECT 1 FROM ${s}.subscriptions sub
+                WHERE ${DESTINATIONS} AND (sub.event_types IS NULL OR ins.event_type = ANY(sub.event_types)))
+  ORDER BY ins.seq
+  RETURNING id, event_type, created_at, inbox_seq
+), fwd AS (
+  INSERT INTO ${s}.deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
+  SELECT msg.id, sub.id, 'pending', msg.created_at, msg.created_at, msg.created_at
+  FROM msg JOIN ${s}.subscriptions sub
+    ON ${DESTINATIONS} AND (sub.event_types IS NULL OR msg.event_type = ANY(sub.event_types))
+  ORDER BY msg.inbox_seq, sub.id
+  RETURNING 1
+), woke AS (SELECT pg_notify($7, '') FROM (SELECT 1 FROM fwd LIMIT 1) one)
+SELECT seq, webhook_id, pg_notify($5, seq::text), (SELECT count(*) FROM woke) AS woke FROM ins`;
+
 /** Inserts a batch in one statement; the first row of a webhook id wins, in the batch as across writers. */
 async function insertEvents(
   ctx: PgContext,
   sql: string,
   batch: PendingInboxRow[],
+  forwards = false,
 ): Promise<InboxRecordResult[]> {
   // Sorting gives every writer the same lock order on the unique index, so two batches holding the same ids
   // cannot deadlock.
@@ -80,6 +122,7 @@ async function insertEvents(
     rows.map((r) => r.receivedAt),
     ctx.channels.inbox,
     rows.map((r) => r.eventType),
+    ...(forwards ? [ctx.channels.outbox] : []),
   ]);
   const seqOf = new Map(inserted.map((r) => [r.webhook_id, Number(r.seq)]));
   return batch.map((row): InboxRecordResult => {

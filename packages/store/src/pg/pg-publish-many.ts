@@ -2,6 +2,7 @@ import type { BatchEvent, PublishManyOptions, PublishResult, SqlClient } from ".
 import { type BatchProblem, InvalidBatchError } from "../errors.js";
 import { type BatchItem, batchResults, prepareBatch, type WrittenItem } from "../shared/prepare-batch.js";
 import { sameEvent } from "../shared/prepare-event.js";
+import { scopeSql } from "../shared/target-scope.js";
 import { type PgContext, query, transaction } from "./context.js";
 
 /**
@@ -21,7 +22,8 @@ WITH input AS (
 ), fan_out AS (
   INSERT INTO ${s}.deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
   SELECT msg.id, sub.id, 'pending', $6, $6, $6 FROM msg JOIN ${s}.subscriptions sub
-    ON sub.enabled AND (sub.event_types IS NULL OR msg.event_type = ANY(sub.event_types))
+    ON ${scopeSql("sub.id", "sender")} AND sub.enabled
+    AND (sub.event_types IS NULL OR msg.event_type = ANY(sub.event_types))
   ORDER BY msg.id, sub.id
   RETURNING message_id
 ), counted AS (SELECT message_id, count(*)::int AS n FROM fan_out GROUP BY message_id),

@@ -24,6 +24,9 @@ import { checkGraceMs } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
 import { failPendingOfSql } from "./outbox-sql.js";
 
+/** The sender's subscriptions among the targets (`sub_…`, shared/target-scope.ts): destinations are not its. */
+const SENDER = "id >= 'sub_' AND id < 'sub`'";
+
 /**
  * PostgreSQL subscriptions. Read-modify-write updates lock the row (`FOR UPDATE`) so concurrent
  * rotations do not lose a secret.
@@ -90,17 +93,21 @@ async function createSubscription(ctx: PgContext, input: CreateSubscriptionInput
 }
 
 async function getSubscription(ctx: PgContext, id: string): Promise<Subscription | null> {
-  const [row] = await query<SubscriptionRow>(ctx, `SELECT * FROM ${ctx.s}.subscriptions WHERE id = $1`, [id]);
+  const [row] = await query<SubscriptionRow>(
+    ctx,
+    `SELECT * FROM ${ctx.s}.subscriptions WHERE id = $1 AND ${SENDER}`,
+    [id],
+  );
   return row ? decodeSubscription(ctx.box, row) : null;
 }
 
 async function listSubscriptions(ctx: PgContext, enabled: boolean | undefined): Promise<Subscription[]> {
   const rows =
     enabled === undefined
-      ? await query<SubscriptionRow>(ctx, `SELECT * FROM ${ctx.s}.subscriptions ORDER BY id`)
+      ? await query<SubscriptionRow>(ctx, `SELECT * FROM ${ctx.s}.subscriptions WHERE ${SENDER} ORDER BY id`)
       : await query<SubscriptionRow>(
           ctx,
-          `SELECT * FROM ${ctx.s}.subscriptions WHERE enabled = $1 ORDER BY id`,
+          `SELECT * FROM ${ctx.s}.subscriptions WHERE enabled = $1 AND ${SENDER} ORDER BY id`,
           [enabled],
         );
   return rows.map((row) => decodeSubscription(ctx.box, row));
@@ -110,7 +117,7 @@ async function listSubscriptions(ctx: PgContext, enabled: boolean | undefined): 
 async function locked(ctx: PgContext, client: PoolClient, id: string): Promise<SubscriptionRow> {
   const [row] = await query<SubscriptionRow>(
     ctx,
-    `SELECT * FROM ${ctx.s}.subscriptions WHERE id = $1 FOR UPDATE`,
+    `SELECT * FROM ${ctx.s}.subscriptions WHERE id = $1 AND ${SENDER} FOR UPDATE`,
     [id],
     client,
   );
@@ -208,7 +215,7 @@ async function enable(ctx: PgContext, client: PoolClient, id: string): Promise<S
 async function deleteSubscription(ctx: PgContext, client: PoolClient, id: string): Promise<boolean> {
   const rows = await query(
     ctx,
-    `DELETE FROM ${ctx.s}.subscriptions WHERE id = $1 RETURNING id`,
+    `DELETE FROM ${ctx.s}.subscriptions WHERE id = $1 AND ${SENDER} RETURNING id`,
     [id],
     client,
   );
@@ -221,7 +228,7 @@ async function disableFailing(ctx: PgContext, forMs: number, reason: string | un
   const ids = (
     await query<{ id: string }>(
       ctx,
-      `SELECT id FROM ${ctx.s}.subscriptions WHERE enabled AND failing_since <= $1 ORDER BY id`,
+      `SELECT id FROM ${ctx.s}.subscriptions WHERE enabled AND failing_since <= $1 AND ${SENDER} ORDER BY id`,
       [at - forMs],
     )
   ).map((r) => r.id);

@@ -1,5 +1,6 @@
-import type { ClaimOptions } from "../api/outbox.js";
+import type { ClaimOptions, TargetScope } from "../api/outbox.js";
 import { StoreInputError } from "../errors.js";
+import { checkScope } from "./target-scope.js";
 import { checkKey, checkPositiveInt } from "./validate.js";
 
 /** Most deliveries one claim hands out. */
@@ -10,6 +11,8 @@ export interface ClaimPlan {
   limit: number;
   leaseMs: number;
   workerId: string;
+  /** Whose deliveries: the sender's subscriptions or the receiver's destinations. */
+  scope: TargetScope;
   /** Subscription ids not to claim. */
   skip: readonly string[];
   /** Per-subscription cap within this claim (`limit` when there is none). */
@@ -46,7 +49,8 @@ export function claimPlan(limit: number, options: ClaimOptions): ClaimPlan {
     options.maxPerSubscription === undefined
       ? capped
       : Math.min(capped, checkPositiveInt(options.maxPerSubscription, "max per subscription"));
-  return { limit: capped, leaseMs, workerId, skip, cap, scan: cap < capped ? capped + cap : capped };
+  const scope = checkScope(options.scope);
+  return { limit: capped, leaseMs, workerId, scope, skip, cap, scan: cap < capped ? capped + cap : capped };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { signsWith } from "@plant-store/core";
-import type { ClaimedDelivery } from "../api/outbox.js";
+import type { ClaimedDelivery, ClaimedTarget } from "../api/outbox.js";
 import type { SigningScheme } from "../api/subscriptions.js";
 import type { SecretBox } from "./secret-box.js";
 import { activeSecretsOf, type StoredSecret } from "./subscription-codec.js";
@@ -11,6 +11,29 @@ export interface ClaimedSubscriptionRow {
   token: string;
   secrets: string;
   signing: SigningScheme;
+  /** A destination's endpoint options (absent for a subscription: the sender does not read them yet). */
+  headers?: string | Record<string, string> | null;
+  timeout_ms?: number | string | null;
+  max_in_flight?: number | string | null;
+  ordered?: number | boolean;
+}
+
+const numberOrNull = (value: number | string | null | undefined) =>
+  value === null || value === undefined ? null : Number(value);
+
+/** The options of a claimed target from its row (a destination's; a subscription has none yet). */
+function targetOptions(
+  row: ClaimedSubscriptionRow,
+): Pick<ClaimedTarget, "headers" | "timeoutMs" | "maxInFlight"> {
+  const ordered = row.ordered === true || row.ordered === 1;
+  return {
+    headers:
+      typeof row.headers === "string"
+        ? (JSON.parse(row.headers) as Record<string, string>)
+        : (row.headers ?? null),
+    timeoutMs: numberOrNull(row.timeout_ms),
+    maxInFlight: ordered ? 1 : numberOrNull(row.max_in_flight),
+  };
 }
 
 /**
@@ -38,9 +61,11 @@ export function claimedSubscriptions(
       subscription = {
         id: row.id,
         url: row.url,
-        token: box.open(row.token, `${row.id}:token`),
+        // A destination has no bearer token (stored empty, never sealed).
+        token: row.token === "" ? null : box.open(row.token, `${row.id}:token`),
         secrets,
         signing: row.signing,
+        ...targetOptions(row),
       };
       opened.set(id, subscription);
     }

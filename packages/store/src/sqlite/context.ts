@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { StoreError, StoreUnavailableError, storeClosedError } from "../errors.js";
 import type { ResolvedOptions } from "../options.js";
+import type { ForwardGate } from "../shared/forward-gate.js";
 import type { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
 
@@ -12,6 +13,8 @@ export interface SqliteContext {
   closed: AbortSignal;
   inboxSeqs: Notifier<number[]>;
   outboxWork: Notifier<void>;
+  /** Whether the inbox's writes look for destinations to forward to. */
+  forwardGate: ForwardGate;
   /** Throws `store_file_replaced` once the database's path no longer names the open file (absent for :memory:). */
   checkFile: (() => void) | undefined;
   /** ULID-ordered ids from core's generator. */

@@ -191,6 +191,35 @@ END;
   },
   {
     version: 8,
+    name: "targets: destinations and endpoint options",
+    // A receiver's destinations are rows of the same target table as the sender's subscriptions (ids `dst_…` and
+    // `sub_…`: the id says whose it is, so each claim takes a key range and never the other's work). Endpoint options
+    // any target may have: paused, ordered, at most N in flight, a rate limit (events/s, with the next send time it
+    // allows, moved by the claim), headers to add (JSON object), a timeout. A forwarded event is a message without a
+    // body of its own: `inbox_seq` names the inbox event whose exact bytes and webhook-id the claim reads. When the
+    // last delivery of a forwarded message is delivered, the inbox event is processed (the trigger, in the outcome's
+    // transaction).
+    sql: `
+ALTER TABLE subscriptions ADD COLUMN name TEXT;
+ALTER TABLE subscriptions ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE subscriptions ADD COLUMN ordered INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE subscriptions ADD COLUMN max_in_flight INTEGER;
+ALTER TABLE subscriptions ADD COLUMN rate_limit REAL;
+ALTER TABLE subscriptions ADD COLUMN next_send_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE subscriptions ADD COLUMN headers TEXT;
+ALTER TABLE subscriptions ADD COLUMN timeout_ms INTEGER;
+CREATE UNIQUE INDEX subscriptions_name_idx ON subscriptions (name) WHERE name IS NOT NULL;
+ALTER TABLE messages ADD COLUMN inbox_seq INTEGER;
+CREATE TRIGGER deliveries_forwarded AFTER UPDATE OF state ON deliveries
+WHEN NEW.state = 'delivered' AND substr(NEW.message_id, 1, 3) = 'in_' BEGIN
+  UPDATE inbox_events SET processed_at = NEW.updated_at
+  WHERE seq = (SELECT inbox_seq FROM messages WHERE id = NEW.message_id) AND processed_at IS NULL
+    AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_id = NEW.message_id AND state <> 'delivered');
+END;
+`,
+  },
+  {
+    version: 9,
     name: "applications",
     // Every subscription belongs to one application; those that exist move to the default one (`app_default`,
     // uid `default`): ADD COLUMN with a constant default rewrites nothing. `app_operator` (uid `operator`) is the
@@ -214,7 +243,9 @@ INSERT INTO applications (id, uid, name, created_at, updated_at)
           CAST(strftime('%s', 'now') AS INTEGER) * 1000),
          ('app_operator', 'operator', 'Operator', CAST(strftime('%s', 'now') AS INTEGER) * 1000 + 1,
           CAST(strftime('%s', 'now') AS INTEGER) * 1000 + 1);
-ALTER TABLE subscriptions ADD COLUMN application_id TEXT NOT NULL DEFAULT 'app_default';
+ALTER TABLE subscriptions ADD COLUMN application_id TEXT DEFAULT 'app_default';
+-- A receiver's destination (dst_…) belongs to no customer's application, so no application's read reaches it.
+UPDATE subscriptions SET application_id = NULL WHERE substr(id, 1, 4) = 'dst_';
 ALTER TABLE subscriptions ADD COLUMN uid TEXT;
 ALTER TABLE subscriptions ADD COLUMN description TEXT NOT NULL DEFAULT '';
 ALTER TABLE subscriptions ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}';

@@ -4,11 +4,13 @@ import Database from "better-sqlite3";
 import type { Store } from "../api/store.js";
 import { StoreUnavailableError } from "../errors.js";
 import type { ResolvedOptions } from "../options.js";
+import { ForwardGate } from "../shared/forward-gate.js";
 import { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
 import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
 import { migrateSqlite } from "./migrations.js";
 import { createSqliteApplications } from "./sqlite-applications.js";
+import { createSqliteDestinations } from "./sqlite-destinations.js";
 import { createPrivately, fileIdentityCheck } from "./sqlite-file.js";
 import { createSqliteInbox } from "./sqlite-inbox.js";
 import { pingSqlite, purgeSqlite } from "./sqlite-maintenance.js";
@@ -39,6 +41,7 @@ export function openSqliteStore(given: string, options: ResolvedOptions, box: Se
     subscriptions: createSqliteSubscriptions(ctx),
     applications: createSqliteApplications(ctx),
     outbox,
+    destinations: createSqliteDestinations(ctx),
     ping: () => runSqlite(ctx, () => pingSqlite(db, path, options.minFreeDiskBytes)),
     purge: (options) => runSqlite(ctx, () => purgeSqlite(ctx, options)),
     close() {
@@ -92,6 +95,7 @@ function sqliteContext(
     closed,
     inboxSeqs: new Notifier<number[]>(),
     outboxWork: new Notifier<void>(),
+    forwardGate: new ForwardGate(Date.now),
     nextId: createMessageIdGenerator({ now: options.now }),
     checkFile: path === ":memory:" ? undefined : fileReplacedCheck(path),
     sql(text) {

@@ -1,3 +1,5 @@
+import { TARGET_ID_PREFIX } from "../shared/target-scope.js";
+
 /**
  * The SQLite outbox statements whose plans matter (the 1M-row test EXPLAINs these exact texts), and the inbox's
  * multi-row insert.
@@ -20,9 +22,50 @@ export const CLAIM_DUE = `SELECT d.id, d.due_at, d.attempts, d.subscription_id, 
   s.enabled,
   m.trace_context
 FROM deliveries d JOIN messages m ON m.id = d.message_id JOIN subscriptions s ON s.id = d.subscription_id
-WHERE d.state IN ('pending', 'leased') AND d.due_at <= ?
+WHERE d.state IN ('pending', 'leased') AND d.due_at <= ? AND substr(d.subscription_id, 1, 4) = '${TARGET_ID_PREFIX.sender}'
   AND d.subscription_id NOT IN (SELECT value FROM json_each(?))
 ORDER BY d.due_at, d.id LIMIT ?`;
+
+/**
+ * The destinations' claim, step one: every destination's claim columns (a handful of rows, read whole).
+ */
+export const DESTINATION_CLAIM_ROWS = `SELECT id, enabled, paused, ordered, max_in_flight, rate_limit, next_send_at
+FROM subscriptions WHERE id >= 'dst_' AND id < 'dst\`'`;
+
+/**
+ * The destinations' claim, step two: due rows of destinations in due order (the scope's prefix tested, never
+ * used as an index), those skipped left out. Params: now, ids to skip (JSON array), scan.
+ */
+export const DESTINATION_DUE = `SELECT d.id, d.subscription_id FROM deliveries d
+WHERE d.state IN ('pending', 'leased') AND d.due_at <= ? AND substr(d.subscription_id, 1, 4) = '${TARGET_ID_PREFIX.receiver}'
+  AND d.subscription_id NOT IN (SELECT value FROM json_each(?))
+ORDER BY d.due_at, d.id LIMIT ?`;
+
+/** An ordered destination's head: its oldest unfinished delivery, through the due index (its backlog only). */
+export const HEAD_OF = `SELECT min(id) FROM deliveries INDEXED BY deliveries_due_idx
+WHERE state IN ('pending', 'leased') AND subscription_id = ?`;
+
+/** A destination's leases not expired. Params: id, now. */
+export const IN_FLIGHT_OF = `SELECT count(*) FROM deliveries INDEXED BY deliveries_due_idx
+WHERE state IN ('pending', 'leased') AND state = 'leased' AND subscription_id = ? AND due_at > ?`;
+
+/**
+ * The leased forwards with what the worker sends: the inbox event's exact bytes and original webhook-id for a
+ * forward (its message has no body of its own), the message's otherwise. Param: ids (JSON array).
+ */
+export const LEASED_FORWARDS = `SELECT d.id, d.due_at, d.attempts, d.subscription_id,
+  coalesce(i.webhook_id, m.id) AS message_id, m.event_type, coalesce(i.body, m.body) AS body, m.created_at,
+  m.trace_context
+FROM json_each(?) j CROSS JOIN deliveries d ON d.id = j.value JOIN messages m ON m.id = d.message_id
+LEFT JOIN inbox_events i ON i.seq = m.inbox_seq
+ORDER BY d.due_at, d.id`;
+
+/** What a worker needs of a claimed destination. Param: its id. */
+export const CLAIMED_DESTINATION = `SELECT id, url, token, secrets, signing, headers, timeout_ms, max_in_flight, ordered
+FROM subscriptions WHERE id = ?`;
+
+/** A rate-limited destination's next send time. Params: time, id. */
+export const SET_NEXT_SEND = "UPDATE subscriptions SET next_send_at = ? WHERE id = ?";
 
 /** A due row of a disabled subscription. Params: now, reason, now, now, delivery id. */
 export const FAIL_DISABLED = `UPDATE deliveries SET state = 'failed', due_at = ?, lease_owner = NULL, lease_token = NULL,
@@ -135,3 +178,29 @@ export const SET_FAILING_SINCE = "UPDATE subscriptions SET failing_since = ? WHE
 /** Leases the picked rows in one statement. Params: lease expiry, worker id, lease token, now, ids (JSON array). */
 export const LEASE_MANY = `UPDATE deliveries SET state = 'leased', due_at = ?, lease_owner = ?, lease_token = ?, updated_at = ?
 WHERE id IN (SELECT value FROM json_each(?))`;
+
+/** The destinations' id range (`dst_…`, shared/target-scope.ts), written into the forward statements. */
+const DESTINATIONS = "s.id >= 'dst_' AND s.id < 'dst`'";
+/** Whether destination `s` takes event type `?`. */
+const TAKES_TYPE =
+  "(s.event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(s.event_types) WHERE value = ?))";
+
+/** Whether any destination exists (the forward gate). */
+export const ANY_DESTINATION = `SELECT EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS})`;
+
+/**
+ * A forwarded event's message: no body of its own (`inbox_seq` names the event), inserted only when some
+ * destination takes its type. Params: id, event type, received at, inbox seq, event type.
+ */
+export const FORWARD_MESSAGE = `INSERT INTO messages (id, event_type, body, created_at, inbox_seq)
+SELECT ?, ?, X'', ?, ? WHERE EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS} AND ${TAKES_TYPE})`;
+
+/**
+ * One pending forward per destination that takes the type, read in the write's transaction (a destination deleted
+ * by another process is not forwarded to). Params: message id, event type.
+ */
+export const FORWARD_DELIVERIES = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
+SELECT m.id, s.id, 'pending', m.created_at, m.created_at, m.created_at
+FROM messages m JOIN subscriptions s ON ${DESTINATIONS}
+WHERE m.id = ? AND ${TAKES_TYPE}
+ORDER BY s.id`;

@@ -76,6 +76,7 @@ export function createSqliteClaimer(
           traceContext: traceCarrierOf(trace),
         },
         subscription: subscriptionOf(subscriptionId, readSubscription),
+        notBefore: null,
       });
     }
     return claimed;

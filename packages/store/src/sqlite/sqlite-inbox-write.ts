@@ -1,9 +1,10 @@
 import type Database from "better-sqlite3";
 import type { InboxRecordResult } from "../api/inbox.js";
+import { forwardMessageId } from "../shared/forward-gate.js";
 import { headersJson } from "../shared/headers.js";
 import { type PendingInboxRow, storedInboxEvent } from "../shared/rows.js";
 import type { SqliteContext } from "./context.js";
-import { insertInboxEventsSql } from "./outbox-sql.js";
+import { ANY_DESTINATION, FORWARD_DELIVERIES, FORWARD_MESSAGE, insertInboxEventsSql } from "./outbox-sql.js";
 
 /** The most rows one INSERT statement of the inbox carries (5 values each, far below SQLite's variable limit). */
 const ROWS_PER_INSERT = 64;
@@ -19,6 +20,7 @@ export interface SqliteInboxWriter {
   insertOne: Database.Statement;
   oneByOne: Database.Transaction<typeof insertOneByOne>;
   inChunks: Database.Transaction<typeof insertInChunks>;
+  withForwards: Database.Transaction<typeof insertWithForwards>;
 }
 
 /**
@@ -36,6 +38,7 @@ export function createSqliteInboxWriter(ctx: SqliteContext): SqliteInboxWriter {
     insertOne: ctx.sql(INSERT_ONE),
     oneByOne: ctx.db.transaction(insertOneByOne),
     inChunks: ctx.db.transaction(insertInChunks),
+    withForwards: ctx.db.transaction(insertWithForwards),
   };
 }
 
@@ -49,11 +52,40 @@ export function createSqliteInboxWriter(ctx: SqliteContext): SqliteInboxWriter {
  * ```
  */
 export function commitInboxRows(writer: SqliteInboxWriter, rows: PendingInboxRow[]): InboxRecordResult[] {
-  const results = insertBatch(writer, rows);
+  const { ctx } = writer;
+  if (ctx.forwardGate.stale()) ctx.forwardGate.set(ctx.sql(ANY_DESTINATION).pluck().get() === 1);
+  const forwarded = ctx.forwardGate.open ? writer.withForwards.immediate(writer, rows) : undefined;
+  const results = forwarded?.results ?? insertBatch(writer, rows);
   const seqs: number[] = [];
   for (const result of results) if (!result.duplicate) seqs.push(result.event.seq);
-  if (seqs.length > 0) writer.ctx.inboxSeqs.emit(seqs);
+  if (seqs.length > 0) ctx.inboxSeqs.emit(seqs);
+  if (forwarded !== undefined && forwarded.forwards > 0) ctx.outboxWork.emit();
   return results;
+}
+
+/**
+ * With destinations: the batch's rows one by one and, for each new event, its forwards in the same transaction
+ * (one commit): a message row naming the inbox event (no second copy of the body) when some destination takes its
+ * type, and one delivery per such destination. A duplicate creates nothing.
+ */
+function insertWithForwards(
+  writer: SqliteInboxWriter,
+  rows: readonly PendingInboxRow[],
+): { results: InboxRecordResult[]; forwards: number } {
+  const { ctx } = writer;
+  const results: InboxRecordResult[] = [];
+  let forwards = 0;
+  for (const row of rows) {
+    const result = insertRow(writer, row);
+    results.push(result);
+    if (result.duplicate) continue;
+    const { seq } = result.event;
+    const id = forwardMessageId(seq);
+    const message = ctx.sql(FORWARD_MESSAGE).run(id, row.eventType, row.receivedAt, seq, row.eventType);
+    if (message.changes === 0) continue;
+    forwards += ctx.sql(FORWARD_DELIVERIES).run(id, row.eventType).changes;
+  }
+  return { results, forwards };
 }
 
 /**

@@ -17,6 +17,7 @@ import { createSqliteOutcomeRecorder } from "./sqlite-outcomes.js";
 import { createSqliteBatchPublisher } from "./sqlite-publish-many.js";
 import { createSqlitePublisher } from "./sqlite-publisher.js";
 import { sqliteRedelivery } from "./sqlite-redelivery.js";
+import { createSqliteTargetClaimer } from "./sqlite-target-claimer.js";
 
 /**
  * SQLite outbox, in stages over one connection: the publisher (group-committed publishes), the claimer (one
@@ -34,6 +35,7 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
   let claimGeneration = 0;
   const publisher = createSqlitePublisher(ctx);
   const claim = createSqliteClaimer(ctx);
+  const claimTargets = createSqliteTargetClaimer(ctx);
   const recorder = createSqliteOutcomeRecorder(ctx);
   const { resend, recover } = sqliteRedelivery(ctx);
   const read = <T>(run: () => T) => runSqlite(ctx, run);
@@ -49,7 +51,8 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
       read(() => {
         const plan = claimPlan(limit, options);
         claimGeneration = ctx.outboxWork.generation;
-        return ctx.relaxed(() => claim.immediate(plan, now()));
+        const claimer = plan.scope === "receiver" ? claimTargets : claim;
+        return ctx.relaxed(() => claimer.immediate(plan, now()));
       }),
     ...outcomeMethods(recorder, now, () => ctx.outboxWork.emit()),
     drain: async () => {

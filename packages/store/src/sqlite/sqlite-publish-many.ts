@@ -3,6 +3,7 @@ import { type BatchProblem, InvalidBatchError, StoreInputError, storeClosedError
 import { type BatchItem, batchResults, prepareBatch, type WrittenItem } from "../shared/prepare-batch.js";
 import { sameEvent } from "../shared/prepare-event.js";
 import type { MessageRow } from "../shared/rows.js";
+import { scopeSql } from "../shared/target-scope.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 
 type Written = WrittenItem;
@@ -10,7 +11,7 @@ type Written = WrittenItem;
 /** Every new message of the batch (ids as a JSON array) fanned out in ONE statement; one row back per delivery. */
 const FAN_OUT = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
 SELECT m.id, s.id, 'pending', ?, ?, ? FROM messages m JOIN subscriptions s
-  ON s.enabled = 1 AND (s.event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(s.event_types) WHERE value = m.event_type))
+  ON ${scopeSql("s.id", "sender")} AND s.enabled = 1 AND (s.event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(s.event_types) WHERE value = m.event_type))
 WHERE m.id IN (SELECT value FROM json_each(?))
 ORDER BY m.id, s.id
 RETURNING message_id`;

@@ -4,6 +4,7 @@ import { applicationNotFound, scopedIdempotencyKey } from "../shared/application
 import { GroupCommitter } from "../shared/group-commit.js";
 import { checkReplay, prepareEvent } from "../shared/prepare-event.js";
 import type { MessageRow } from "../shared/rows.js";
+import { scopeSql } from "../shared/target-scope.js";
 import { checkIdempotencyKey, checkTraceContext } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 
@@ -16,14 +17,16 @@ type PublishItem = {
   traceContext: string | null;
   at: number;
 };
+/** The sender's subscriptions (never a receiver's destinations). */
+const SUBSCRIPTIONS = scopeSql("id", "sender");
 const FAN_OUT = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
   SELECT ?, id, 'pending', ?, ?, ? FROM subscriptions
-  WHERE enabled = 1 AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
+  WHERE ${SUBSCRIPTIONS} AND enabled = 1 AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
   ORDER BY id`;
 /** The fan-out to one application's subscriptions, through subscriptions_application_idx. */
 const FAN_OUT_APP = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
   SELECT ?, id, 'pending', ?, ?, ? FROM subscriptions
-  WHERE application_id = ? AND enabled = 1
+  WHERE application_id = ? AND ${SUBSCRIPTIONS} AND enabled = 1
     AND (event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?))
   ORDER BY id`;
 

@@ -23,6 +23,9 @@ import { checkGraceMs } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 import { disableSubscription } from "./disable-subscription.js";
 
+/** The sender's subscriptions among the targets (`sub_…`, shared/target-scope.ts): destinations are not its. */
+const SENDER = "id >= 'sub_' AND id < 'sub`'";
+
 /**
  * SQLite subscriptions; credentials sealed by the store's secret box.
  *
@@ -45,7 +48,10 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
       runSqlite(ctx, () => disableNow.immediate(ctx, id, String(reason), ctx.options.now())),
     enable: (id) => runSqlite(ctx, () => enable(ctx, id)),
     delete: (id) =>
-      runSqlite(ctx, () => ctx.sql("DELETE FROM subscriptions WHERE id = ?").run(id).changes > 0),
+      runSqlite(
+        ctx,
+        () => ctx.sql(`DELETE FROM subscriptions WHERE id = ? AND ${SENDER}`).run(id).changes > 0,
+      ),
     disableFailing: (forMs, reason) =>
       runSqlite(ctx, () => {
         const at = ctx.options.now();
@@ -58,7 +64,9 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
 }
 
 function row(ctx: SqliteContext, id: string): SubscriptionRow | undefined {
-  return ctx.sql("SELECT * FROM subscriptions WHERE id = ?").get(id) as SubscriptionRow | undefined;
+  return ctx.sql(`SELECT * FROM subscriptions WHERE id = ? AND ${SENDER}`).get(id) as
+    | SubscriptionRow
+    | undefined;
 }
 
 /** The row; `not_found` if it does not exist. */
@@ -129,8 +137,10 @@ function getSubscription(ctx: SqliteContext, id: string): Subscription | null {
 function listSubscriptions(ctx: SqliteContext, enabled: boolean | undefined): Subscription[] {
   const rows =
     enabled === undefined
-      ? ctx.sql("SELECT * FROM subscriptions ORDER BY id").all()
-      : ctx.sql("SELECT * FROM subscriptions WHERE enabled = ? ORDER BY id").all(enabled ? 1 : 0);
+      ? ctx.sql(`SELECT * FROM subscriptions WHERE ${SENDER} ORDER BY id`).all()
+      : ctx
+          .sql(`SELECT * FROM subscriptions WHERE enabled = ? AND ${SENDER} ORDER BY id`)
+          .all(enabled ? 1 : 0);
   return (rows as SubscriptionRow[]).map((found) => decodeSubscription(ctx.box, found));
 }
 
@@ -196,7 +206,7 @@ function enable(ctx: SqliteContext, id: string): Subscription {
 /** The enabled subscriptions failing since `since` or earlier. */
 function failingSince(ctx: SqliteContext, since: number): string[] {
   return ctx
-    .sql("SELECT id FROM subscriptions WHERE enabled = 1 AND failing_since <= ? ORDER BY id")
+    .sql(`SELECT id FROM subscriptions WHERE enabled = 1 AND failing_since <= ? AND ${SENDER} ORDER BY id`)
     .pluck()
     .all(since) as string[];
 }

@@ -227,7 +227,12 @@ export function outboxConformance(backend: () => TestBackend): void {
         token: "psk_t0",
         secrets: [current],
         signing: "symmetric",
+        // Endpoint options are destinations' for now (subscriptions do not read them yet).
+        headers: null,
+        timeoutMs: null,
+        maxInFlight: null,
       });
+      expect(d.notBefore).toBeNull();
       expect(Buffer.from(d.message.body).toString()).toBe(NEW_PLANT(2));
       expect(d.leaseExpiresAt.getTime()).toBe(clock.t + LEASE.leaseMs);
       expect(d.attempt).toBe(1);

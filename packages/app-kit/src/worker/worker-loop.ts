@@ -1,4 +1,3 @@
-import { reportDisabled } from "./operational-events.js";
 import { launch } from "./worker-attempt.js";
 import { releaseAll, type WorkerContext } from "./worker-context.js";
 
@@ -15,7 +14,7 @@ export async function claimLoop(ctx: WorkerContext): Promise<void> {
   let lastSweep = 0;
   while (!ctx.stopping.signal.aborted) {
     try {
-      if (Date.now() - lastSweep > ctx.sweepEveryMs) {
+      if (ctx.scope === "sender" && Date.now() - lastSweep > ctx.sweepEveryMs) {
         lastSweep = Date.now();
         await sweepFailing(ctx);
       }
@@ -41,7 +40,7 @@ async function sweepFailing(ctx: WorkerContext): Promise<void> {
   const disabled = await ctx.store.subscriptions.disableFailing(ctx.disableAfterMs);
   for (const id of disabled) {
     ctx.logger?.warn({ subscriptionId: id }, "subscription disabled: failing too long");
-    await reportDisabled(ctx.store, ctx.logger, id, "failing");
+    await ctx.events?.targetDisabled?.(id, "failing");
   }
 }
 
@@ -73,6 +72,7 @@ async function claimBatch(ctx: WorkerContext): Promise<void> {
   const claimed = await ctx.store.outbox.claim(Math.min(pool.room, 128), {
     leaseMs: ctx.leaseMs,
     workerId: ctx.workerId,
+    scope: ctx.scope,
     skipSubscriptions: skip,
     maxPerSubscription: ctx.perSubscription,
   });
@@ -80,7 +80,7 @@ async function claimBatch(ctx: WorkerContext): Promise<void> {
   for (const delivery of pool.take()) launch(ctx, delivery);
   if (claimed.length > 0) return;
   // A skipped subscription may have got room while the claim ran (its completion saw no idle wait to end).
-  if (skip.some((sub) => pool.held(sub) < ctx.perSubscription)) return;
+  if (skip.some((sub) => pool.held(sub) < pool.capHeld(sub))) return;
   await waitIdle(ctx, skip);
 }
 

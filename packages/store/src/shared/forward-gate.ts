@@ -1,0 +1,45 @@
+/** How long a process trusts its knowledge that no destination exists before it looks again. */
+export const FORWARD_GATE_TTL_MS = 1000;
+
+/**
+ * Whether the inbox's write path runs its forward statements: only while destinations exist. This process's own
+ * changes open or close the gate at once; another process's (a second receiver on PostgreSQL) are seen within
+ * {@link FORWARD_GATE_TTL_MS}. The gate only saves the statements' cost when there is nothing to forward: which
+ * destinations take an event is read inside the write's own transaction, so a forward is never created for a
+ * destination deleted meanwhile and never missed for one this process knows of.
+ *
+ * @example
+ * ```ts
+ * const gate = new ForwardGate(() => Date.now());
+ * if (gate.stale()) gate.set(countDestinations() > 0);
+ * if (gate.open) insertForwards();
+ * ```
+ */
+export class ForwardGate {
+  open = false;
+  #checkedAt = Number.NEGATIVE_INFINITY;
+  readonly #now: () => number;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  /** True when the gate's knowledge is older than its TTL (or was invalidated). */
+  stale(): boolean {
+    return this.#now() - this.#checkedAt >= FORWARD_GATE_TTL_MS;
+  }
+
+  /** Records what was read: whether any destination exists. */
+  set(open: boolean): void {
+    this.open = open;
+    this.#checkedAt = this.#now();
+  }
+
+  /** After a change in this process: look again before the next write. */
+  invalidate(): void {
+    this.#checkedAt = Number.NEGATIVE_INFINITY;
+  }
+}
+
+/** The id of the outbox message that forwards inbox event `seq`. */
+export const forwardMessageId = (seq: number | string): string => `in_${seq}`;

@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import type Database from "better-sqlite3";
+import type { ClaimedDelivery } from "../api/outbox.js";
+import type { ClaimPlan } from "../shared/claim-plan.js";
+import { type ClaimedSubscriptionRow, claimedSubscriptions } from "../shared/claimed-subscription.js";
+import { DISABLED_REASON } from "../shared/outcomes.js";
+import { traceCarrierOf } from "../shared/rows.js";
+import {
+  type DueCandidate,
+  decideTargetClaim,
+  rateHorizonMs,
+  skippedTargets,
+  type TargetClaimRow,
+} from "../shared/target-claim.js";
+import type { SqliteContext } from "./context.js";
+import {
+  CLAIMED_DESTINATION,
+  DESTINATION_CLAIM_ROWS,
+  DESTINATION_DUE,
+  FAIL_DISABLED,
+  HEAD_OF,
+  IN_FLIGHT_OF,
+  LEASE_MANY,
+  LEASED_FORWARDS,
+  SET_NEXT_SEND,
+} from "./outbox-sql.js";
+
+type ForwardRow = [
+  id: number,
+  dueAt: number,
+  attempts: number,
+  subscriptionId: string,
+  webhookId: string,
+  eventType: string,
+  body: Uint8Array,
+  createdAt: number,
+  traceContext: string | null,
+];
+
+/**
+ * The claim of the receiver's destinations (scope `receiver`), one IMMEDIATE transaction: the destinations' claim
+ * columns, their due rows in due order, the endpoint options applied (`decideTargetClaim`: paused, ordered heads,
+ * in-flight caps, rate-limit send times), the picked rows read with their inbox event's bytes and webhook-id, then
+ * leased, and each rate-limited destination's next send time moved.
+ *
+ * @example
+ * ```ts
+ * const claim = createSqliteTargetClaimer(ctx);
+ * claim.immediate(claimPlan(16, { leaseMs: 30_000, workerId: "w1", scope: "receiver" }), Date.now());
+ * ```
+ */
+export function createSqliteTargetClaimer(
+  ctx: SqliteContext,
+): Database.Transaction<(plan: ClaimPlan, at: number) => ClaimedDelivery[]> {
+  return ctx.db.transaction((plan: ClaimPlan, at: number): ClaimedDelivery[] => {
+    const targets = ctx.sql(DESTINATION_CLAIM_ROWS).all() as TargetClaimRow[];
+    if (targets.length === 0) return [];
+    const skip = [...plan.skip, ...skippedTargets(targets, at, rateHorizonMs(plan.leaseMs))];
+    // Every destination skipped (paused, rate-limited, at its cap): their backlog is not walked for nothing.
+    if (targets.every((t) => skip.includes(t.id))) return [];
+    const candidates = (
+      ctx.sql(DESTINATION_DUE).raw(true).all(at, JSON.stringify(skip), plan.scan) as [number, string][]
+    ).map(([id, subscriptionId]): DueCandidate => ({ id, subscriptionId }));
+    if (candidates.length === 0) return [];
+    const byId = new Map(targets.map((t) => [t.id, t]));
+    const present = new Set(candidates.map((c) => c.subscriptionId));
+    const heads = new Map<string, number>();
+    const inFlight = new Map<string, number>();
+    for (const id of present) {
+      const target = byId.get(id);
+      if (target?.ordered === 1) heads.set(id, ctx.sql(HEAD_OF).pluck().get(id) as number);
+      else if (target?.max_in_flight !== null)
+        inFlight.set(id, ctx.sql(IN_FLIGHT_OF).pluck().get(id, at) as number);
+    }
+    const decision = decideTargetClaim(candidates, byId, heads, inFlight, plan, at);
+    for (const row of decision.fail) ctx.sql(FAIL_DISABLED).run(at, DISABLED_REASON, at, at, row.id);
+    if (decision.lease.length === 0) return [];
+    const ids = JSON.stringify(decision.lease.map((row) => row.id));
+    const picked = ctx.sql(LEASED_FORWARDS).raw(true).all(ids) as ForwardRow[];
+    const leaseToken = randomUUID();
+    const leaseUntil = at + plan.leaseMs;
+    ctx.sql(LEASE_MANY).run(leaseUntil, plan.workerId, leaseToken, at, ids);
+    for (const [id, next] of decision.nextSendAt) ctx.sql(SET_NEXT_SEND).run(Math.round(next), id);
+    const targetOf = claimedSubscriptions(ctx.box, at);
+    const read = (id: string) => ctx.sql(CLAIMED_DESTINATION).get(id) as ClaimedSubscriptionRow;
+    const leaseExpiresAt = new Date(leaseUntil);
+    return picked.map(
+      ([id, dueAt, attempts, subscriptionId, webhookId, eventType, body, createdAt, trace]) => {
+        const notBefore = decision.notBefore.get(id);
+        return {
+          id,
+          leaseToken,
+          attempt: attempts + 1,
+          leaseExpiresAt,
+          dueAt: new Date(dueAt),
+          message: {
+            id: webhookId,
+            eventType,
+            body,
+            createdAt: new Date(createdAt),
+            traceContext: traceCarrierOf(trace),
+          },
+          subscription: targetOf(subscriptionId, read),
+          notBefore: notBefore === undefined || notBefore <= at ? null : new Date(notBefore),
+        };
+      },
+    );
+  });
+}
