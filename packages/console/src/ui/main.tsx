@@ -2,6 +2,7 @@ import { render } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { ApiError, appKind, type EventType } from "./api.js";
 import { useRoute } from "./hooks.js";
+import { DestinationsPage } from "./receiver/destinations-page.js";
 import { createReceiverApi, type ReceiverApi } from "./receiver/receiver-api.js";
 import { ReceiverPage } from "./receiver/receiver-page.js";
 import { DeliveriesPage } from "./sender/deliveries-page.js";
@@ -100,10 +101,19 @@ function Shell({ chosen, onLogout }: { chosen: AppApi; onLogout: () => void }) {
           ["/deliveries", "Deliveries"],
           ["/publish", "Publish"],
         ]
-      : [["/", "Events"]];
+      : [
+          ["/", "Events"],
+          ["/destinations", "Destinations"],
+        ];
   const segments = path.split("/").filter(Boolean);
   let page = null;
-  if (chosen.app === "receiver") page = <ReceiverPage api={chosen.api} types={types} />;
+  if (chosen.app === "receiver")
+    page =
+      segments[0] === "destinations" ? (
+        <DestinationsPage api={chosen.api} />
+      ) : (
+        <ReceiverPage api={chosen.api} types={types} />
+      );
   else {
     const api = chosen.api;
     if (segments[0] === "subscriptions" && segments[1])
