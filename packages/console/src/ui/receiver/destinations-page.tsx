@@ -13,6 +13,14 @@ function lagText(seconds: number): string {
   return `${Math.round(seconds / 3600)} h`;
 }
 
+/** Why a destination is failing, in words. */
+function failingText(d: Destination): string {
+  const parts = [];
+  if (d.state === "disabled") parts.push(`disabled (${d.disabledReason ?? "no reason given"})`);
+  if (d.failed > 0) parts.push(`${d.failed} failed forward${d.failed === 1 ? "" : "s"}`);
+  return parts.join(", ");
+}
+
 /** Failing: disabled (a 410), or holding failed forwards. */
 const isFailing = (d: Destination) => d.state === "disabled" || d.failed > 0;
 
@@ -48,9 +56,7 @@ export function DestinationsPage({ api }: { api: ReceiverApi }) {
           <ul>
             {failing.map((d) => (
               <li key={d.id}>
-                <strong>{d.name}</strong>:{" "}
-                {d.state === "disabled" ? `disabled (${d.disabledReason ?? "no reason"})` : ""}
-                {d.failed > 0 ? ` ${d.failed} failed forward${d.failed === 1 ? "" : "s"}` : ""}
+                <strong>{d.name}</strong>: {failingText(d)}
               </li>
             ))}
           </ul>
