@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The README's main job (`npm run demo`, after the build): a receiver and a sender on loopback, on embedded SQLite,
-// one subscription, a handful of New Plant events — each one signed, delivered, verified and stored.
+// one subscription, a handful of New Plant events — each one signed, delivered, verified and stored, then handed on
+// by the receiver to a small service of "your own" (a destination), which checks the forward's signature.
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,6 +20,20 @@ const senderDb = join(dataDir, "sender.db");
 const token = core.createToken(); // what the receiver accepts, and the sender sends
 const secret = core.createSecret(); // what the sender signs with, and the receiver verifies
 const admin = core.createToken(); // for both apps' admin endpoints
+const forwardSecret = core.createSecret(); // what the receiver signs its forwards with, and the service verifies
+
+// "Your own service": what the receiver hands each stored event on to. It keeps every request it accepts.
+const handedOn = [];
+const service = createServer((req, res) => {
+  const chunks = [];
+  req.on("data", (chunk) => chunks.push(chunk));
+  req.on("end", () => {
+    handedOn.push({ headers: req.headers, body: Buffer.concat(chunks) });
+    res.writeHead(204).end();
+  });
+});
+await new Promise((resolve) => service.listen(0, "127.0.0.1", resolve));
+const serviceUrl = `http://127.0.0.1:${service.address().port}/plant-events`;
 
 const say = (text = "") => process.stdout.write(`${text}\n`);
 const children = [];
@@ -59,6 +75,7 @@ async function call(base, method, path, body, headers = {}) {
 say("Plant Store toolkit demo — the New Plant webhook, end to end, on embedded SQLite\n");
 const receiver = await start("plant-store-receiver", "apps/receiver/dist/bin.js", [
   ...["--port", "0", "--token", token, "--secret", secret, "--admin-token", admin, "--db", receiverDb],
+  ...["--forward-to", serviceUrl, "--forward-secret", forwardSecret, "--allow-networks", "127.0.0.0/8"],
 ]);
 const sender = await start("plant-store-sender", "apps/sender/dist/bin.js", [
   ...["--port", "0", "--admin-token", admin, "--db", senderDb, "--allow-networks", "127.0.0.0/8"],
@@ -66,7 +83,8 @@ const sender = await start("plant-store-sender", "apps/sender/dist/bin.js", [
 say(
   `receiver  ${receiver.url}/plant/webhook   (bearer token + Standard Webhooks signature required, int64 ids)`,
 );
-say(`sender    ${sender.url}   (admin API; the worker delivers in the background)\n`);
+say(`sender    ${sender.url}   (admin API; the worker delivers in the background)`);
+say(`service   ${serviceUrl}   (a small service of yours: the receiver forwards what it stored)\n`);
 
 const subscription = await call(sender.url, "POST", "/subscriptions", {
   url: `${receiver.url}/plant/webhook`,
@@ -125,6 +143,14 @@ for (const { messageId, body } of published) {
 }
 
 say(`\n${ok}/${published.length} events signed, delivered, verified and stored exactly once.`);
+
+say(
+  "\n4. handed on by the receiver to the service (same bytes, the provider's webhook-id, its own signature):",
+);
+const handedOk = await handOnCheck(published);
+say(
+  `\n${handedOk}/${published.length} events handed on to the service, each verified with the forward secret.`,
+);
 say("\nData files (SQLite, WAL; inbox writes and publishes commit with synchronous=FULL):");
 say(`   ${relative(process.cwd(), receiverDb)}   the receiver's inbox`);
 say(`   ${relative(process.cwd(), senderDb)}     the sender's subscriptions and outbox`);
@@ -137,7 +163,7 @@ for (const line of [
   `export PLANT_STORE_TOKEN=$(${cli} token create | sed -n 1p)`,
   `export PLANT_STORE_WEBHOOK_SECRET=$(${cli} secret create | sed -n 1p)`,
   `export PLANT_STORE_ADMIN_TOKEN=$(${cli} token create | sed -n 1p) PLANT_STORE_SENDER_URL=http://127.0.0.1:4001`,
-  "node apps/receiver/dist/bin.js --db data/live/receiver.db &",
+  "node apps/receiver/dist/bin.js --db data/live/receiver.db &   # add --forward-to <your service's URL> to hand events on",
   "node apps/sender/dist/bin.js --db data/live/sender.db --allow-networks 127.0.0.0/8 &",
   `${cli} subscriptions add http://127.0.0.1:4000/plant/webhook --token $PLANT_STORE_TOKEN --secret $PLANT_STORE_WEBHOOK_SECRET`,
   `${cli} publish --id 77 --name Fern && ${cli} deliveries list`,
@@ -153,4 +179,34 @@ const codes = await Promise.all(
   ),
 );
 say(`\nBoth apps stopped cleanly on SIGTERM (exit codes ${codes.join(", ")}).`);
-process.exit(ok === published.length && codes.every((c) => c === 0) ? 0 : 1);
+service.close();
+process.exit(ok === published.length && handedOk === published.length && codes.every((c) => c === 0) ? 0 : 1);
+
+/** Waits for the service to have every published event, then checks and prints each forward; returns how many held. */
+async function handOnCheck(events) {
+  const until = Date.now() + 15_000;
+  const forwardOf = (id) => handedOn.find((r) => r.headers["webhook-id"] === id);
+  while (Date.now() < until && !events.every((e) => forwardOf(e.messageId))) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  let good = 0;
+  for (const { messageId, body } of events) {
+    const got = forwardOf(messageId);
+    const verified =
+      got &&
+      (await core.verify({
+        secrets: [forwardSecret],
+        id: got.headers["webhook-id"],
+        timestamp: got.headers["webhook-timestamp"],
+        signature: got.headers["webhook-signature"],
+        body: got.body,
+      }));
+    const same = got?.body.equals(Buffer.from(body));
+    const fine = Boolean(verified?.ok && same && !got.headers.authorization);
+    if (fine) good++;
+    say(
+      `   ${fine ? "✔" : "✘"} ${messageId}  ${got ? `→ service: signature ${verified.ok ? "valid" : "INVALID"}, bytes ${same ? "identical" : "DIFFER"}` : "not received"}`,
+    );
+  }
+  return good;
+}

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSecret, createToken } from "@plant-store/core";
+import { openStore } from "@plant-store/store";
 import { COUNTED_NODE_FLAGS, countPerUnit, countWindows, kilo } from "../../../bench/callgrind.mjs";
 
 const UNITS = Number(process.env.BENCH_UNITS ?? 3000);
@@ -53,7 +54,22 @@ const TARGETS = {
     "plant-store-receiver, SQLite file (WAL, synchronous=FULL), log line",
     receiver(join(dir, "r.db")),
   ],
+  forward: [
+    "plant-store-receiver, SQLite file, one destination (paused: the ingest with its forward row, no sending)",
+    receiver(join(dir, "f.db")),
+  ],
 };
+
+/**
+ * The `forward` target's database: one destination taking every event, paused, so each accepted event commits its
+ * forward with it and nothing is sent (the sending is the worker's, counted apart from the ingest).
+ */
+async function prepareForward() {
+  rmSync(join(dir, "f.db"), { force: true });
+  const store = await openStore(join(dir, "f.db"));
+  await store.destinations.create({ name: "bench", url: "http://127.0.0.1:9/hooks", paused: true });
+  await store.close();
+}
 
 // Asynchronous: the server's log lines keep flowing through this process's pipe while the load runs.
 const drive = ({ url, units, warm }) =>
@@ -74,6 +90,7 @@ try {
   for (const [target, [name, server]] of Object.entries(TARGETS)) {
     if (only && !only.includes(target)) continue;
     if (target === "sqlite") rmSync(join(dir, "r.db"), { force: true });
+    if (target === "forward") await prepareForward();
     const counted =
       WINDOWS > 0
         ? await countWindows({ name: target, server, drive, units: UNITS, warm: WARM, windows: WINDOWS })

@@ -26,6 +26,10 @@ await runServer({
       maxBodyBytes: config.maxBodyBytes,
       toleranceSeconds: config.toleranceSeconds,
       retentionMs: config.retentionDays * 86_400_000,
+      forwardTo: config.forwardTo,
+      ...(config.forwardSecret !== null && { forwardSecret: config.forwardSecret }),
+      ...(config.schedule !== null && { schedule: config.schedule }),
+      allowNetworks: config.allowNetworks,
       logger,
     }),
   // A database path that cannot be one (a directory, a file where a directory must be) is a usage error, exit 2;
@@ -36,5 +40,6 @@ await runServer({
     store: receiver.store.backend,
     signatures: config.secrets.length + config.publicKeys.length > 0 ? "required" : "off",
     admin: config.adminTokens.length > 0 ? "on" : "off",
+    forwardTo: config.forwardTo.length,
   }),
 });

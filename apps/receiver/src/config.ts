@@ -1,6 +1,16 @@
-import { ConfigError, wholeNumber as int, csvList as list, parseConfig } from "@plant-store/app-kit";
+import {
+  ConfigError,
+  wholeNumber as int,
+  csvList as list,
+  parseAllowList,
+  parseConfig,
+  refuseMetadataNetworks,
+  SCHEDULE_HELP,
+  scheduleSetting,
+} from "@plant-store/app-kit";
 import { createTokenVerifier, parsePublicKey, parseSecret } from "@plant-store/core";
 import { z } from "zod";
+import { checkForwardUrl } from "./forwarding.js";
 
 /** Validated receiver configuration. */
 export interface ReceiverConfig {
@@ -19,6 +29,14 @@ export interface ReceiverConfig {
   spec?: string | undefined;
   /** Event types to accept (default every webhook of the document). */
   events: string[];
+  /** Destinations every accepted event is forwarded to (created or updated by URL at start). */
+  forwardTo: string[];
+  /** The `--forward-to` destinations' signing secret; generated and stored when absent. */
+  forwardSecret: string | null;
+  /** Forward retry schedule in ms; `null` = Standard Webhooks'. */
+  schedule: number[] | null;
+  /** Private networks destinations may be in (cloud metadata and link-local never). */
+  allowNetworks: string[];
 }
 
 export { ConfigError };
@@ -42,6 +60,10 @@ const schema = z.object({
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   spec: z.string().min(1).optional(),
   events: list.default([]),
+  forwardTo: list.default([]),
+  forwardSecret: z.string().min(1).nullable().default(null),
+  schedule: scheduleSetting,
+  allowNetworks: list.default([]),
   // Accepted so that existing command lines keep working; every int64 id is accepted anyway.
   lossless: z.boolean().default(false),
 });
@@ -66,6 +88,12 @@ Options (each also read from the environment variable shown):
   --log-level <level>   PLANT_STORE_LOG_LEVEL         fatal|error|warn|info|debug|trace|silent (default info)
   --spec <file>         PLANT_STORE_SPEC              an OpenAPI document (YAML/JSON) whose webhooks to serve (default: built in)
   --events <list>       PLANT_STORE_EVENTS            event types (operationIds) to accept, comma-separated (default: all)
+  --forward-to <urls>   PLANT_STORE_FORWARD_TO        hand every accepted event on to these URLs (destinations named after
+                                                      them, created or updated at start; more through the admin API)
+  --forward-secret <s>  PLANT_STORE_FORWARD_SECRET    whsec_ secret the forwards are signed with (default: generated, stored)
+  --allow-networks <cidrs> PLANT_STORE_ALLOW_NETWORKS private networks destinations may be in, e.g. 10.0.0.0/8,127.0.0.0/8
+                                                      (cloud metadata and link-local addresses are always refused)
+${SCHEDULE_HELP}
   -h, --help                                          this help
   -v, --version                                       the version
 
@@ -111,6 +139,10 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
       logLevel: { flag: "log-level", env: "PLANT_STORE_LOG_LEVEL" },
       spec: { flag: "spec", env: "PLANT_STORE_SPEC" },
       events: { flag: "events", env: "PLANT_STORE_EVENTS" },
+      forwardTo: { flag: "forward-to", env: "PLANT_STORE_FORWARD_TO" },
+      forwardSecret: { flag: "forward-secret", env: "PLANT_STORE_FORWARD_SECRET" },
+      schedule: { flag: "schedule", env: "PLANT_STORE_SCHEDULE" },
+      allowNetworks: { flag: "allow-networks", env: "PLANT_STORE_ALLOW_NETWORKS" },
       lossless: { flag: "lossless", env: "PLANT_STORE_LOSSLESS", boolean: true },
     },
     // Tokens and secrets are checked now, with the code that will use them: a damaged one stops the start with a
@@ -126,6 +158,22 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
               ] as const,
             ]
           : []),
+        [
+          "--allow-networks / PLANT_STORE_ALLOW_NETWORKS",
+          () => refuseMetadataNetworks(parseAllowList(config.allowNetworks)),
+        ],
+        ...config.forwardTo.map(
+          (url, i) =>
+            [`--forward-to / PLANT_STORE_FORWARD_TO entry ${i + 1}`, () => checkForwardUrl(url)] as const,
+        ),
+        ...(config.forwardSecret === null
+          ? []
+          : [
+              [
+                "--forward-secret / PLANT_STORE_FORWARD_SECRET",
+                () => parseSecret(config.forwardSecret as string),
+              ] as const,
+            ]),
         ...config.secrets.map(
           (secret, i) =>
             [`--secret / PLANT_STORE_WEBHOOK_SECRET entry ${i + 1}`, () => parseSecret(secret)] as const,

@@ -15,6 +15,7 @@ import type { Store } from "@plant-store/store";
 import type { Logger } from "pino";
 import { createAccessLine } from "./access-line.js";
 import { createAdminApi } from "./admin.js";
+import { type Forwarding, type ForwardingOptions, startForwarding } from "./forwarding.js";
 import { drain, listen } from "./lifecycle.js";
 import { createMetrics, type ReceiverMetrics } from "./metrics.js";
 import { type OpsRoutes, serveOps } from "./ops-routes.js";
@@ -64,6 +65,16 @@ export interface ReceiverOptions {
   drainTimeoutMs?: number;
   /** Clock for the timestamp check, in ms. */
   now?: () => number;
+  /** Hand every accepted event on to these URLs (destinations named after them, created or updated at start). */
+  forwardTo?: readonly string[];
+  /** The `forwardTo` destinations' `whsec_` signing secret; default a generated one, kept in the store. */
+  forwardSecret?: string;
+  /** Forward retry schedule in ms; default the Standard Webhooks schedule. */
+  schedule?: readonly number[];
+  /** Private networks (CIDR) destinations may be in; cloud metadata and link-local never. */
+  allowNetworks?: readonly string[];
+  /** Run the forwarding worker in this process. Default true. */
+  forward?: boolean;
 }
 
 /** A running (or ready to run) receiver. */
@@ -93,7 +104,18 @@ export interface Receiver {
  */
 export async function createReceiver(options: ReceiverOptions): Promise<Receiver> {
   const { store, owned: ownsStore } = await openAppStore(options.store, { logger: options.logger });
-  const metrics = createMetrics(() => store.inbox.count());
+  const metrics = createMetrics(
+    () => store.inbox.count(),
+    () => store.destinations.stats(),
+  );
+  let forwarding: Forwarding | null = null;
+  try {
+    forwarding =
+      options.forward === false ? null : await startForwarding(forwardingOptions(options, store, metrics));
+  } catch (error) {
+    if (ownsStore) await store.close();
+    throw error;
+  }
   const webhook = webhookRoute(options, store, metrics);
   const ops = opsRoutes(options, store, metrics, webhook);
   const server = receiverServer(options, webhook, ops);
@@ -113,11 +135,29 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       closing ??= (async () => {
         ops.admin.close(); // ends live event streams, so their connections can drain
         await drain(server, options.drainTimeoutMs ?? 10_000);
+        await forwarding?.stop();
         await retention.stop();
         if (ownsStore) await store.close(); // flushes the group commit
       })();
       return closing;
     },
+  };
+}
+
+/** The forwarding worker's options from the receiver's. */
+function forwardingOptions(
+  options: ReceiverOptions,
+  store: Store,
+  metrics: ReceiverMetrics,
+): ForwardingOptions {
+  return {
+    store,
+    forwardTo: options.forwardTo,
+    forwardSecret: options.forwardSecret,
+    schedule: options.schedule,
+    allowNetworks: options.allowNetworks,
+    metrics: metrics.forwards,
+    logger: options.logger,
   };
 }
 

@@ -9,13 +9,12 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { createLineBatcher, createLineWriter, createLogger } from "@plant-store/app-kit";
+import { ATTEMPT_LINE_KEYS, createLineBatcher, createLineWriter, createLogger } from "@plant-store/app-kit";
 import { createSecret, createToken, parseSecret } from "@plant-store/core";
 import { Agent, request } from "undici";
 // Internal to core (not exported): the HMAC that `deliver` signs with, for the signed loop below.
 import { hmacSha256Base64Sync } from "../../../packages/core/dist/crypto/node.js";
 import { createSender } from "../dist/index.js";
-import { ATTEMPT_LINE_KEYS } from "../dist/worker.js";
 import { body, CONCURRENCY, prepareBookkeeping } from "./bookkeeping.mjs";
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));

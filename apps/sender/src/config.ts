@@ -1,11 +1,20 @@
-import { ConfigError, wholeNumber as int, csvList as list, parseConfig } from "@plant-store/app-kit";
+import {
+  ConfigError,
+  DEFAULT_CONCURRENCY,
+  wholeNumber as int,
+  csvList as list,
+  parseAllowList,
+  parseConfig,
+  SCHEDULE_HELP,
+  scheduleSetting,
+} from "@plant-store/app-kit";
 import { createTokenVerifier, DEFAULT_TIMEOUT_MS, parsePrivateKey } from "@plant-store/core";
 import { parseEncryptionKey } from "@plant-store/store";
 import { z } from "zod";
-import { parseAllowList } from "./ssrf/allow-list.js";
 
 /** Deliveries in flight in all, unless configured; also the most connections per pinned endpoint Agent. */
-export const DEFAULT_CONCURRENCY = 64;
+/** Deliveries in flight in all, by default: the shared worker's. */
+export { DEFAULT_CONCURRENCY };
 
 /** Validated sender configuration. */
 export interface SenderConfig {
@@ -39,11 +48,7 @@ const schema = z.object({
   concurrency: int("--concurrency / PLANT_STORE_CONCURRENCY", 1, 10_000).default(DEFAULT_CONCURRENCY),
   perSubscription: int("--per-subscription / PLANT_STORE_PER_SUBSCRIPTION", 1, 10_000).default(16),
   timeoutMs: int("--timeout / PLANT_STORE_TIMEOUT_MS", 100, 300_000).default(DEFAULT_TIMEOUT_MS),
-  schedule: list
-    .pipe(z.array(z.string().regex(/^\d+$/, "--schedule takes milliseconds, e.g. 0,1000,5000")).min(1))
-    .transform((xs) => xs.map(Number))
-    .nullable()
-    .default(null),
+  schedule: scheduleSetting,
   allowNetworks: list.default([]),
   encryptionKey: z.string().min(1).nullable().default(null),
   previousEncryptionKeys: list.default([]),
@@ -66,7 +71,7 @@ Options (each also read from the environment variable shown):
   --concurrency <n>        PLANT_STORE_CONCURRENCY        deliveries in flight, in all (default ${DEFAULT_CONCURRENCY})
   --per-subscription <n>   PLANT_STORE_PER_SUBSCRIPTION   deliveries in flight per subscriber (default 16)
   --timeout <ms>           PLANT_STORE_TIMEOUT_MS         per attempt (default ${DEFAULT_TIMEOUT_MS})
-  --schedule <ms,ms,…>     PLANT_STORE_SCHEDULE           retry schedule (default Standard Webhooks: 0,5s,5m,30m,2h,5h,10h,14h,20h,24h)
+${SCHEDULE_HELP}
   --allow-networks <cidrs> PLANT_STORE_ALLOW_NETWORKS     networks allowed despite the SSRF guard, e.g. 127.0.0.0/8,::1/128
   --encryption-key <key>   PLANT_STORE_ENCRYPTION_KEY     32 bytes (base64 or hex): tokens and secrets encrypted at rest
   --previous-encryption-keys <keys>

@@ -3,6 +3,8 @@
  *
  * @module
  */
+
+export { startWorker, type Worker, type WorkerOptions } from "@plant-store/app-kit";
 export { type AdminApiOptions, createAdminApi } from "./admin.js";
 export { ConfigError, HELP, loadConfig, type SenderConfig } from "./config.js";
 export { createMetrics, type SenderMetrics } from "./metrics.js";
@@ -19,4 +21,3 @@ export {
   resolveTarget,
   systemResolver,
 } from "./ssrf.js";
-export { startWorker, type Worker, type WorkerOptions } from "./worker.js";

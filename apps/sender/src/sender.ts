@@ -3,6 +3,8 @@ import {
   openAppStore,
   type StoreSetting,
   startRetention,
+  startWorker,
+  type Worker,
 } from "@plant-store/app-kit";
 import { publicKeyOf, type Transport } from "@plant-store/core";
 import type { Catalog } from "@plant-store/spec";
@@ -19,7 +21,7 @@ import {
   type Resolver,
   systemResolver,
 } from "./ssrf.js";
-import { startWorker, type Worker } from "./worker.js";
+import { senderTracer } from "./tracing.js";
 
 /** Options of {@link createSender}. */
 export interface SenderOptions {
@@ -150,6 +152,7 @@ function startSenderWorker(
     store,
     transport,
     metrics,
+    tracer: senderTracer(),
     ...(options.logger && { logger: options.logger }),
     ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
     ...(options.perSubscription !== undefined && { perSubscription: options.perSubscription }),

@@ -164,3 +164,18 @@ function partialParse(schema: z.ZodType, raw: Record<string, unknown>, failed: S
   }
   return data;
 }
+
+/**
+ * `--schedule` / `PLANT_STORE_SCHEDULE`: the retry schedule in milliseconds, comma-separated (the first entry is the
+ * delay before the first attempt, normally 0); `null` when unset (the Standard Webhooks schedule). The sender's
+ * deliveries and the receiver's forwards read it with this one definition.
+ */
+export const scheduleSetting = csvList
+  .pipe(z.array(z.string().regex(/^\d+$/, "--schedule takes milliseconds, e.g. 0,1000,5000")).min(1))
+  .transform((xs) => xs.map(Number))
+  .nullable()
+  .default(null);
+
+/** The `--schedule` line of an app's help (the sender's and the receiver's). */
+export const SCHEDULE_HELP =
+  "  --schedule <ms,ms,…>     PLANT_STORE_SCHEDULE           retry schedule (default Standard Webhooks: 0,5s,5m,30m,2h,5h,10h,14h,20h,24h)";

@@ -3,7 +3,15 @@
  *
  * @module
  */
-export { ConfigError, csvList, parseConfig, type Setting, wholeNumber } from "./config.js";
+export {
+  ConfigError,
+  csvList,
+  parseConfig,
+  SCHEDULE_HELP,
+  type Setting,
+  scheduleSetting,
+  wholeNumber,
+} from "./config.js";
 export { createLineWriter, type LineValue } from "./line-writer.js";
 export { LINGER, lingerAfterRefusal } from "./lingering-close.js";
 export { logText, MAX_LOGGED_CHARS } from "./log-text.js";
@@ -18,5 +26,25 @@ export {
 } from "./retention.js";
 export { type RunServerOptions, runServer, type Server } from "./run-server.js";
 export { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./server-timeouts.js";
+export {
+  type AddressVerdict,
+  type AllowList,
+  checkAddress,
+  createGuardedFetch,
+  type GuardedFetch,
+  parseAllowList,
+  type Resolver,
+  refuseMetadataNetworks,
+  resolveTarget,
+  systemResolver,
+  UNRESOLVED_CODE,
+} from "./ssrf.js";
 export { type AppStore, openAppStore, type Readiness, readiness, type StoreSetting } from "./store.js";
 export { appTracer, errorType, MESSAGING_SYSTEM, SPAN_ATTRIBUTES } from "./tracing.js";
+export { startWorker, type Worker } from "./worker/worker.js";
+export {
+  ATTEMPT_LINE_KEYS,
+  DEFAULT_CONCURRENCY,
+  type WorkerMetrics,
+  type WorkerOptions,
+} from "./worker/worker-context.js";

@@ -73,7 +73,12 @@ export {
 } from "./errors.js";
 export { openStore } from "./open-store.js";
 export type { OpenStoreOptions, StoreLogger } from "./options.js";
-export { MAX_IN_FLIGHT, MAX_RATE_LIMIT, MAX_TARGET_TIMEOUT_MS } from "./shared/destination-rules.js";
+export {
+  checkDestinationUrl,
+  MAX_IN_FLIGHT,
+  MAX_RATE_LIMIT,
+  MAX_TARGET_TIMEOUT_MS,
+} from "./shared/destination-rules.js";
 export { FORWARD_GATE_TTL_MS } from "./shared/forward-gate.js";
 export { KEPT_HEADERS } from "./shared/headers.js";
 export { PURGE_BATCH_SIZE } from "./shared/purge.js";

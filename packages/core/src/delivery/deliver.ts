@@ -188,7 +188,7 @@ function unsendable(target: DeliveryTarget, message: OutgoingMessage): string | 
   if (typeof message.body !== "string" && !(message.body instanceof Uint8Array)) {
     return "The message body must be a string or a Uint8Array holding the exact bytes to send.";
   }
-  if (target.headers !== undefined) {
+  if (target.headers !== undefined && target.headers !== null) {
     const headersIssue = targetHeadersProblem(target.headers);
     if (headersIssue !== undefined) return headersIssue;
   }

@@ -80,6 +80,11 @@ export interface DestinationStats {
   /** Created time of the oldest unfinished forward (lag), `null` when none. */
   oldestPendingAt: Date | null;
   failed: number;
+  /**
+   * An ordered destination whose head was attempted and is not delivered yet: the head's `webhook-id` (later events
+   * wait behind it: "blocked behind msg_…"); `null` otherwise.
+   */
+  blockedBehind: string | null;
 }
 
 /**

@@ -257,13 +257,24 @@ async function disable(ctx: PgContext, client: PoolClient, id: string, reason: s
 }
 
 async function stats(ctx: PgContext): Promise<DestinationStats[]> {
-  const rows = await query<{ id: string; depth: string; oldest: string | null; failed: string }>(
+  const rows = await query<{
+    id: string;
+    depth: string;
+    oldest: string | null;
+    failed: string;
+    blocked: string | null;
+  }>(
     ctx,
     `SELECT s.id,
        (SELECT count(*) FROM ${ctx.s}.deliveries d WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id) AS depth,
        (SELECT min(d.created_at) FROM ${ctx.s}.deliveries d
          WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id) AS oldest,
-       (SELECT count(*) FROM ${ctx.s}.deliveries d WHERE d.state = 'failed' AND d.subscription_id = s.id) AS failed
+       (SELECT count(*) FROM ${ctx.s}.deliveries d WHERE d.state = 'failed' AND d.subscription_id = s.id) AS failed,
+       (SELECT CASE WHEN d.attempts > 0 THEN coalesce(i.webhook_id, m.id) END
+         FROM ${ctx.s}.deliveries d JOIN ${ctx.s}.messages m ON m.id = d.message_id
+         LEFT JOIN ${ctx.s}.inbox_events i ON i.seq = m.inbox_seq
+         WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id AND s.ordered
+         ORDER BY d.id LIMIT 1) AS blocked
      FROM ${ctx.s}.subscriptions s WHERE s.id >= 'dst_' AND s.id < 'dst\`' ORDER BY s.id`,
   );
   return rows.map((row) => ({
@@ -271,5 +282,6 @@ async function stats(ctx: PgContext): Promise<DestinationStats[]> {
     depth: Number(row.depth),
     oldestPendingAt: row.oldest === null ? null : new Date(Number(row.oldest)),
     failed: Number(row.failed),
+    blockedBehind: row.blocked,
   }));
 }

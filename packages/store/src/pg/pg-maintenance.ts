@@ -32,7 +32,10 @@ export async function purgePg(ctx: PgContext, options: PurgeOptions): Promise<Pu
   const inboxEvents = await deleted(
     ctx,
     `DELETE FROM ${ctx.s}.inbox_events WHERE seq IN
-       (SELECT seq FROM ${ctx.s}.inbox_events WHERE received_at < $1 ORDER BY seq LIMIT $2)`,
+       (SELECT seq FROM ${ctx.s}.inbox_events i WHERE received_at < $1
+         AND NOT EXISTS (SELECT 1 FROM ${ctx.s}.deliveries d WHERE d.message_id = 'in_' || i.seq
+                         AND d.state IN ('pending', 'leased'))
+         ORDER BY seq LIMIT $2)`,
     [before, batchSize],
   );
   // Deliveries and their attempts go with their message (ON DELETE CASCADE).

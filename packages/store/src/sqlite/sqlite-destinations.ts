@@ -192,14 +192,20 @@ function stats(ctx: SqliteContext): DestinationStats[] {
            WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id) AS depth,
          (SELECT min(d.created_at) FROM deliveries d INDEXED BY deliveries_due_idx
            WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id) AS oldest,
-         (SELECT count(*) FROM deliveries d WHERE d.state = 'failed' AND d.subscription_id = s.id) AS failed
+         (SELECT count(*) FROM deliveries d WHERE d.state = 'failed' AND d.subscription_id = s.id) AS failed,
+         (SELECT CASE WHEN d.attempts > 0 THEN coalesce(i.webhook_id, m.id) END
+           FROM deliveries d INDEXED BY deliveries_due_idx JOIN messages m ON m.id = d.message_id
+           LEFT JOIN inbox_events i ON i.seq = m.inbox_seq
+           WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id AND s.ordered = 1
+           ORDER BY d.id LIMIT 1) AS blocked
        FROM subscriptions s WHERE s.id >= 'dst_' AND s.id < 'dst\`' ORDER BY s.id`,
     )
-    .all() as { id: string; depth: number; oldest: number | null; failed: number }[];
+    .all() as { id: string; depth: number; oldest: number | null; failed: number; blocked: string | null }[];
   return rows.map((row) => ({
     destinationId: row.id,
     depth: row.depth,
     oldestPendingAt: row.oldest === null ? null : new Date(row.oldest),
     failed: row.failed,
+    blockedBehind: row.blocked,
   }));
 }

@@ -35,7 +35,10 @@ export function purgeSqlite(ctx: SqliteContext, options: PurgeOptions): PurgeRes
   const inboxEvents = ctx
     .sql(
       `DELETE FROM inbox_events WHERE seq IN
-         (SELECT seq FROM inbox_events WHERE received_at < ? ORDER BY seq LIMIT ?)`,
+         (SELECT seq FROM inbox_events i WHERE received_at < ?
+           AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = 'in_' || i.seq
+                           AND d.state IN ('pending', 'leased'))
+           ORDER BY seq LIMIT ?)`,
     )
     .run(before, batchSize).changes;
   // Deliveries and their attempts go with their message (ON DELETE CASCADE).

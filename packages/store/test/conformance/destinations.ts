@@ -165,6 +165,10 @@ export function destinationConformance(backend: () => TestBackend): void {
       });
       clock.advance(1000);
       expect(await store.outbox.claim(10, RECEIVER)).toEqual([]); // the head is not due, the others wait behind it
+      expect((await store.destinations.stats())[0]).toMatchObject({
+        depth: 3,
+        blockedBehind: events[0]?.webhookId,
+      });
       clock.advance(5000);
       claimed = await store.outbox.claim(10, RECEIVER);
       expect(claimed.map((d) => d.message.id)).toEqual([events[0]?.webhookId]);
@@ -235,6 +239,31 @@ export function destinationConformance(backend: () => TestBackend): void {
       await store.destinations.enable(dst.id);
       expect(await store.outbox.recover(dst.id, 0)).toBe(2);
       expect(await store.outbox.claim(10, RECEIVER)).toHaveLength(2);
+      await store.close();
+    });
+
+    it("retention keeps an event whose forward is unfinished, and its forward keeps its bytes", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const dst = await store.destinations.create({
+        name: "later",
+        url: "http://later.internal/",
+        paused: true,
+      });
+      const kept = await receive(store);
+      await store.destinations.delete(
+        (await store.destinations.create({ name: "x", url: "http://x.internal/" })).id,
+      );
+      clock.advance(10);
+      await store.purge({ before: clock.now() + 1 });
+      expect(await store.inbox.get(kept.webhookId)).not.toBeNull();
+      await store.destinations.resume(dst.id);
+      const [claimed] = await store.outbox.claim(1, RECEIVER);
+      expect(claimed?.message.id).toBe(kept.webhookId);
+      expect(Buffer.from(claimed?.message.body ?? []).equals(kept.body)).toBe(true);
+      await store.outbox.record(claimed as never, { kind: "delivered", status: 200, latencyMs: 1 });
+      await store.purge({ before: clock.now() + 1 });
+      expect(await store.inbox.get(kept.webhookId)).toBeNull();
       await store.close();
     });
 

@@ -1,5 +1,12 @@
 import type { ClaimedDelivery } from "@plant-store/store";
 
+/** What the worker holds of one target, and how much it may run at once. */
+interface Held {
+  running: number;
+  waiting: number;
+  cap: number;
+}
+
 /**
  * The worker's slots: how many deliveries are in flight, in all and per subscription, and the claimed deliveries
  * waiting for a slot of their subscription. Claimed deliveries start in claim (due) order as slots allow; one whose
@@ -17,7 +24,7 @@ export class SlotPool {
   readonly #perSubscription: number;
   #inFlight = 0;
   /** In flight and waiting, per subscription: what the worker holds of each. */
-  readonly #held = new Map<string, { running: number; waiting: number }>();
+  readonly #held = new Map<string, Held>();
   #waiting: ClaimedDelivery[] = [];
 
   constructor(concurrency: number, perSubscription: number) {
@@ -47,8 +54,7 @@ export class SlotPool {
   /** Subscriptions the worker cannot take more of now: a claim skips them, so their backlog does not fill it. */
   full(): string[] {
     const full: string[] = [];
-    for (const [id, held] of this.#held)
-      if (held.running + held.waiting >= this.#perSubscription) full.push(id);
+    for (const [id, held] of this.#held) if (held.running + held.waiting >= held.cap) full.push(id);
     return full;
   }
 
@@ -56,7 +62,7 @@ export class SlotPool {
   add(claimed: readonly ClaimedDelivery[]): void {
     for (const delivery of claimed) {
       this.#waiting.push(delivery);
-      this.#count(delivery.subscription.id).waiting++;
+      this.#count(delivery.subscription.id, this.capOf(delivery)).waiting++;
     }
   }
 
@@ -67,7 +73,7 @@ export class SlotPool {
     const still: ClaimedDelivery[] = [];
     for (const delivery of this.#waiting) {
       const held = this.#count(delivery.subscription.id);
-      if (this.#inFlight < this.#concurrency && held.running < this.#perSubscription) {
+      if (this.#inFlight < this.#concurrency && held.running < held.cap) {
         held.running++;
         held.waiting--;
         this.#inFlight++;
@@ -101,10 +107,20 @@ export class SlotPool {
     return dropped;
   }
 
-  #count(subscriptionId: string): { running: number; waiting: number } {
+  /** How many of its target's deliveries may run at once: the target's own cap, or the worker's per-target one. */
+  capOf(delivery: ClaimedDelivery): number {
+    return Math.min(delivery.subscription.maxInFlight ?? this.#perSubscription, this.#perSubscription);
+  }
+
+  /** The cap of a target the worker holds deliveries of (the worker's per-target cap when it holds none). */
+  capHeld(subscriptionId: string): number {
+    return this.#held.get(subscriptionId)?.cap ?? this.#perSubscription;
+  }
+
+  #count(subscriptionId: string, cap = this.#perSubscription): Held {
     let held = this.#held.get(subscriptionId);
     if (!held) {
-      held = { running: 0, waiting: 0 };
+      held = { running: 0, waiting: 0, cap };
       this.#held.set(subscriptionId, held);
     }
     return held;

@@ -1,9 +1,9 @@
-import { logText } from "@plant-store/app-kit";
 import { deliver, signsWith } from "@plant-store/core";
 import type { ClaimedDelivery } from "@plant-store/store";
+import { logText } from "../log-text.js";
 import { judgeAttempt, loggedOutcome } from "./attempt-result.js";
+import { startAttemptSpan, traceAttempt } from "./attempt-tracing.js";
 import { recordOutcome } from "./outcome-recorder.js";
-import { startAttemptSpan, traceAttempt } from "./tracing.js";
 import type { WorkerContext } from "./worker-context.js";
 
 /**
@@ -19,18 +19,22 @@ async function attempt(ctx: WorkerContext, delivery: ClaimedDelivery): Promise<v
     // The claim opened only the secrets the subscription's scheme signs with.
     secrets: subscription.secrets,
     privateKeys: signsWith(subscription.signing).keys ? ctx.privateKeys : [],
+    headers: subscription.headers,
   };
   const sent = { id: message.id, eventType: message.eventType, body: message.body };
-  const { timeoutMs } = ctx;
+  if (delivery.notBefore !== null) await sendTime(ctx, delivery.notBefore.getTime());
+  // A target's own budget, never past the lease (another worker would take the delivery while it runs).
+  const timeoutMs =
+    subscription.timeoutMs === null ? ctx.timeoutMs : Math.min(subscription.timeoutMs, ctx.leaseMs - 5_000);
   const span = startAttemptSpan(ctx.tracer(), delivery);
   const outcome = span
     ? await traceAttempt(span, ctx.transport, (transport) => deliver(target, sent, { transport, timeoutMs }))
     : await deliver(target, sent, { transport: ctx.transport, timeoutMs });
   const result = judgeAttempt(outcome, delivery.attempt, ctx.schedule, Date.now());
-  ctx.metrics?.observeAttempt(result.label, outcome.latencyMs / 1000);
+  ctx.metrics?.observeAttempt(result.label, outcome.latencyMs / 1000, delivery);
   await recordOutcome(ctx.store, delivery, result.outcome);
   if (result.outcome.kind === "gone") {
-    ctx.logger?.warn({ subscriptionId: subscription.id }, "subscription disabled: 410 Gone");
+    ctx.logger?.warn({ subscriptionId: subscription.id }, `${TARGET_NOUN[ctx.scope]} disabled: 410 Gone`);
   }
   if (result.outcome.retryAt !== undefined) {
     ctx.nextLocalDue = Math.min(ctx.nextLocalDue, result.outcome.retryAt);
@@ -47,6 +51,29 @@ async function attempt(ctx: WorkerContext, delivery: ClaimedDelivery): Promise<v
     ms: outcome.latencyMs,
     // The error can quote what the endpoint sent (a redirect's Location): bounded like any outside value.
     error: outcome.error ? logText(outcome.error) : undefined,
+  });
+}
+
+/** What a target is called in the worker's log lines, by scope. */
+const TARGET_NOUN = { sender: "subscription", receiver: "destination" } as const;
+
+/**
+ * Waits for a rate-limited target's send time (the claim handed it out, at most its horizon ahead); a stop ends the
+ * wait early, and the attempt goes ahead (its in-flight slot is bounded by the timeout anyway).
+ */
+function sendTime(ctx: WorkerContext, at: number): Promise<void> {
+  const wait = at - Date.now();
+  if (wait <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, wait);
+    ctx.stopping.signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -78,6 +105,6 @@ function finished(ctx: WorkerContext, delivery: ClaimedDelivery, run: Promise<vo
   if (!ctx.stopping.signal.aborted) for (const next of ctx.pool.take()) launch(ctx, next);
   // A claim that found nothing while skipping this subscription is worth retrying now that it has room.
   const sub = delivery.subscription.id;
-  if (ctx.skippedWhenIdle?.has(sub) && ctx.pool.held(sub) < ctx.perSubscription) ctx.wake?.abort();
+  if (ctx.skippedWhenIdle?.has(sub) && ctx.pool.held(sub) < ctx.pool.capOf(delivery)) ctx.wake?.abort();
   ctx.slotFreed?.();
 }

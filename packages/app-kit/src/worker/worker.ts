@@ -1,8 +1,6 @@
 import { releaseAll, type WorkerOptions, workerContext } from "./worker-context.js";
 import { claimLoop } from "./worker-loop.js";
 
-export { ATTEMPT_LINE_KEYS, type WorkerOptions } from "./worker-context.js";
-
 /** A running worker. */
 export interface Worker {
   /** Stops claiming; in-flight attempts finish (each bounded by its timeout); resolves when they have. */

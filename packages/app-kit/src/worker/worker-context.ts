@@ -1,17 +1,39 @@
-import { createLineWriter } from "@plant-store/app-kit";
+import { createRequire } from "node:module";
+import type { Tracer } from "@opentelemetry/api";
 import { DEFAULT_TIMEOUT_MS, STANDARD_SCHEDULE_MS, type Transport } from "@plant-store/core";
-import type { ClaimedDelivery, Store } from "@plant-store/store";
+import type { ClaimedDelivery, Store, TargetScope } from "@plant-store/store";
 import type { Logger } from "pino";
-import type { SenderMetrics } from "./metrics.js";
+import { createLineWriter } from "../line-writer.js";
+import { appTracer } from "../tracing.js";
+
+const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+/** The tracer of a worker whose app gives none. */
+const workerTracer = () => appTracer("@plant-store/app-kit", version);
+
 import { SlotPool } from "./slot-pool.js";
-import { senderTracer } from "./tracing.js";
+
+/** What a worker reports to the app's metrics: each attempt's outcome label and latency. */
+export interface WorkerMetrics {
+  /** `delivery` says whose attempt it was (per-target metrics, the received→accepted latency). */
+  observeAttempt(outcome: string, seconds: number, delivery: ClaimedDelivery): void;
+}
+
+/** Deliveries in flight in all, by default (the sender's `--concurrency`). */
+export const DEFAULT_CONCURRENCY = 64;
 
 /** Options of `startWorker`. */
 export interface WorkerOptions {
   store: Store;
+  /**
+   * Whose deliveries it claims: the sender's subscriptions (default) or the receiver's destinations. A receiver's
+   * worker does not sweep failing subscriptions (they are the sender's).
+   */
+  scope?: TargetScope;
   /** How attempts are sent: the SSRF guard's (`createGuardedFetch(...).transport`). Required, so no worker sends unguarded. */
   transport: Transport;
-  metrics?: SenderMetrics;
+  metrics?: WorkerMetrics;
+  /** The app's tracer (`appTracer`); default app-kit's own, live once an OpenTelemetry SDK is registered. */
+  tracer?: () => Tracer | undefined;
   logger?: Logger;
   /** Deliveries in flight in all. Default 64. */
   concurrency?: number;
@@ -53,8 +75,9 @@ const DAY = 24 * 60 * 60 * 1000;
 /** What every stage of one worker shares: its settings, its slot pool, and the state the claimer waits on. */
 export interface WorkerContext {
   store: Store;
+  scope: TargetScope;
   transport: Transport;
-  metrics: SenderMetrics | undefined;
+  metrics: WorkerMetrics | undefined;
   logger: Logger | undefined;
   concurrency: number;
   perSubscription: number;
@@ -69,7 +92,7 @@ export interface WorkerContext {
   pool: SlotPool;
   /** The line `logger.info(fields, "attempt")` writes, without pino's per-key lookups (app-kit's createLineWriter). */
   attemptLine: ReturnType<typeof createLineWriter<(typeof ATTEMPT_LINE_KEYS)[number]>> | undefined;
-  tracer: ReturnType<typeof senderTracer>;
+  tracer: () => Tracer | undefined;
   running: Set<Promise<void>>;
   stopping: AbortController;
   /** Ends the claimer's wait for room. */
@@ -96,11 +119,12 @@ export interface WorkerContext {
 export function workerContext(options: WorkerOptions): WorkerContext {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const disableAfterMs = options.disableAfterMs ?? 5 * DAY;
-  const concurrency = options.concurrency ?? 64;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const perSubscription = options.perSubscription ?? 16;
   const logger = options.logger;
   return {
     store: options.store,
+    scope: options.scope ?? "sender",
     transport: options.transport,
     metrics: options.metrics,
     logger,
@@ -115,7 +139,7 @@ export function workerContext(options: WorkerOptions): WorkerContext {
     sweepEveryMs: Math.min(60_000, Math.max(50, disableAfterMs / 4)),
     pool: new SlotPool(concurrency, perSubscription),
     attemptLine: logger && createLineWriter(logger, "info", "attempt", ATTEMPT_LINE_KEYS),
-    tracer: senderTracer(),
+    tracer: options.tracer ?? workerTracer(),
     running: new Set(),
     stopping: new AbortController(),
     slotFreed: null,

@@ -14,7 +14,7 @@ export async function claimLoop(ctx: WorkerContext): Promise<void> {
   let lastSweep = 0;
   while (!ctx.stopping.signal.aborted) {
     try {
-      if (Date.now() - lastSweep > ctx.sweepEveryMs) {
+      if (ctx.scope === "sender" && Date.now() - lastSweep > ctx.sweepEveryMs) {
         lastSweep = Date.now();
         await sweepFailing(ctx);
       }
@@ -70,6 +70,7 @@ async function claimBatch(ctx: WorkerContext): Promise<void> {
   const claimed = await ctx.store.outbox.claim(Math.min(pool.room, 128), {
     leaseMs: ctx.leaseMs,
     workerId: ctx.workerId,
+    scope: ctx.scope,
     skipSubscriptions: skip,
     maxPerSubscription: ctx.perSubscription,
   });
@@ -77,7 +78,7 @@ async function claimBatch(ctx: WorkerContext): Promise<void> {
   for (const delivery of pool.take()) launch(ctx, delivery);
   if (claimed.length > 0) return;
   // A skipped subscription may have got room while the claim ran (its completion saw no idle wait to end).
-  if (skip.some((sub) => pool.held(sub) < ctx.perSubscription)) return;
+  if (skip.some((sub) => pool.held(sub) < pool.capHeld(sub))) return;
   await waitIdle(ctx, skip);
 }
 

@@ -1,6 +1,6 @@
 import type { Transport } from "@plant-store/core";
 import { fetch as undiciFetch } from "undici";
-import { DEFAULT_CONCURRENCY } from "../config.js";
+import { DEFAULT_CONCURRENCY } from "../worker/worker-context.js";
 import type { AllowList } from "./allow-list.js";
 import { agentOrThrow, type GuardContext, verdictFor } from "./guard-context.js";
 import { guardedTransport } from "./guarded-transport.js";
