@@ -1,7 +1,9 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createReceiverAdminClient } from "@plant-store/admin-api";
-import { openStore, type Store } from "@plant-store/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../../../test-support/processes.js";
 import {
   ADMIN,
   cleanup,
@@ -15,20 +17,32 @@ import {
 } from "./support.js";
 
 let receiver: Running;
-let store: Store;
 let rx: ReturnType<typeof createReceiverAdminClient>;
+/** The service the destinations point at: what it received (webhook-ids in order), and whether it accepts. */
+const service = { received: [] as string[], accepting: true, url: "" };
+const server = createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    service.received.push(String(req.headers["webhook-id"]));
+    res.writeHead(service.accepting ? 200 : 503).end();
+  });
+});
 
 beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  service.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   const db = join(tempDir(), "receiver.db");
-  receiver = await startReceiver(["--token", TOKEN, "--secret", SECRET, "--admin-token", ADMIN, "--db", db]);
-  // The test plays the forwarding worker on the same database (claim, record), so forwards reach every state.
-  store = await openStore(db);
+  // One attempt per round (--schedule 0): a refused forward is failed at once, so every state is reached quickly.
+  receiver = await startReceiver([
+    ...["--token", TOKEN, "--secret", SECRET, "--admin-token", ADMIN, "--db", db],
+    ...["--allow-networks", "127.0.0.0/8", "--schedule", "0"],
+  ]);
   rx = createReceiverAdminClient({ baseUrl: receiver.url, token: ADMIN });
 }, 30_000);
 afterAll(async () => {
-  await store?.close();
   receiver?.child.kill("SIGTERM");
   await receiver?.exited;
+  await new Promise((resolve) => server.close(resolve));
   cleanup();
 });
 
@@ -49,14 +63,16 @@ async function deliverEvent(id: number): Promise<string> {
   return `msg_${id}`;
 }
 
-/** Claims the destination's due forwards and records `kind` for each, as a worker would. */
-async function settle(kind: "delivered" | "failed"): Promise<number> {
-  const claimed = await store.outbox.claim(100, { leaseMs: 30_000, workerId: "test", scope: "receiver" });
-  for (const d of claimed) {
-    await store.outbox.record(d, { kind, status: kind === "delivered" ? 200 : 500, latencyMs: 3 });
-  }
-  return claimed.length;
-}
+/** Waits until the service received `id` `times` times. */
+const received = (id: string, times = 1) =>
+  until(() => service.received.filter((seen) => seen === id).length >= times, 15_000);
+
+/** Waits until the destination holds `n` forwards in `state`. */
+const forwardsIn = (id: string, state: "delivered" | "failed", n: number) =>
+  until(async () => {
+    const page = await rx.call("listForwards", { params: { id }, query: { state } });
+    return page.ok && page.value.data.length === n;
+  }, 15_000);
 
 describe("the destinations API over a real socket", () => {
   it("refuses bad input with 400 and the reason, unknown ids with 404, a taken name with 409", async () => {
@@ -93,7 +109,7 @@ describe("the destinations API over a real socket", () => {
 
   it("creates, lists, updates, rotates and reads the secret, pauses and resumes through the typed client", async () => {
     const created = await rx.call("createDestination", {
-      body: { name: "orders", url: "http://orders.internal/hooks?key=v", headers: { "x-api-key": "inner" } },
+      body: { name: "orders", url: `${service.url}?key=v`, headers: { "x-api-key": "inner" } },
     });
     if (!created.ok) throw new Error(JSON.stringify(created));
     expect(created.status).toBe(201);
@@ -127,11 +143,12 @@ describe("the destinations API over a real socket", () => {
     const orders = list.value.data.find((d) => d.id === id);
     expect(orders).toMatchObject({ state: "paused", depth: 1 });
     expect(orders?.oldestPendingAt).not.toBeNull();
-    expect(await settle("delivered")).toBe(0); // paused: nothing is claimed
+    expect(service.received).not.toContain("msg_1"); // paused: queued, not sent
     expect(await rx.call("resumeDestination", { params: { id } })).toMatchObject({
       value: { state: "active" },
     });
-    expect(await settle("delivered")).toBe(1);
+    await received("msg_1");
+    await forwardsIn(id, "delivered", 1);
     expect(await rx.call("getDestination", { params: { id } })).toMatchObject({
       value: { depth: 0, lagSeconds: 0 },
     });
@@ -140,28 +157,31 @@ describe("the destinations API over a real socket", () => {
 
   it("lists an event's forwards with their attempts, and replays by event id, since a time, and the failed ones", async () => {
     const created = await rx.call("createDestination", {
-      body: { name: "replays", url: "http://svc.internal/r" },
+      body: { name: "replays", url: service.url },
     });
     if (!created.ok) throw new Error(JSON.stringify(created));
     const id = created.value.id;
     const events = [await deliverEvent(10), await deliverEvent(11)];
-    expect(await settle("delivered")).toBe(2);
+    await forwardsIn(id, "delivered", 2);
     const before = new Date().toISOString();
+    service.accepting = false;
     await deliverEvent(12);
-    expect(await settle("failed")).toBe(1);
+    await forwardsIn(id, "failed", 1);
+    service.accepting = true;
 
     const forwards = await rx.call("listEventForwards", { params: { id: events[0] as string } });
     if (!forwards.ok) throw new Error(JSON.stringify(forwards));
     expect(forwards.value.data).toHaveLength(1);
     expect(forwards.value.data[0]).toMatchObject({ destinationId: id, state: "delivered" });
     expect(forwards.value.data[0]?.attemptLog).toMatchObject([{ attempt: 1, status: 200 }]);
+    expect(forwards.value.processedAt).not.toBeNull();
     const failedPage = await rx.call("listForwards", { params: { id }, query: { state: "failed" } });
     if (!failedPage.ok) throw new Error(JSON.stringify(failedPage));
     expect(failedPage.value.data).toHaveLength(1);
     const attempts = await rx.call("listForwardAttempts", {
       params: { id: String(failedPage.value.data[0]?.id) },
     });
-    expect(attempts).toMatchObject({ ok: true, value: { data: [{ status: 500 }] } });
+    expect(attempts).toMatchObject({ ok: true, value: { data: [{ status: 503 }] } });
 
     const replay = (body: Parameters<typeof rx.call<"replayDestination">>[1]["body"]) =>
       rx.call("replayDestination", { params: { id }, body });
@@ -169,16 +189,19 @@ describe("the destinations API over a real socket", () => {
       ok: true,
       value: { requeued: 1 },
     });
-    expect(await settle("delivered")).toBe(1);
+    await received("msg_11", 2);
+    await forwardsIn(id, "delivered", 2);
     expect(await replay({ failed: true })).toMatchObject({ ok: true, value: { requeued: 1 } });
-    expect(await settle("delivered")).toBe(1);
+    await received("msg_12", 2);
+    await forwardsIn(id, "delivered", 3);
     expect(await replay({ since: before })).toMatchObject({ ok: true, value: { requeued: 1 } });
-    expect(await settle("delivered")).toBe(1);
+    await received("msg_12", 3);
+    await forwardsIn(id, "delivered", 3);
     expect(await replay({ since: "2000-01-01T00:00:00Z" })).toMatchObject({
       ok: true,
       value: { requeued: 3 },
     });
-    expect(await settle("delivered")).toBe(3);
+    await Promise.all([received("msg_10", 2), received("msg_11", 3), received("msg_12", 4)]);
 
     expect(await replay({ eventId: "msg_unknown" })).toMatchObject({ ok: false, status: 404 });
     expect(await send("POST", `/destinations/${id}/replay`, {})).toMatchObject({ status: 400 });
