@@ -1,14 +1,14 @@
 import type { ReceiverInput } from "@plant-store/admin-api";
 import { parseDateTime } from "@plant-store/core";
-import type { Delivery, DeliveryAttempt } from "@plant-store/store";
+import { type Delivery, type DeliveryAttempt, forwardMessageId } from "@plant-store/store";
 import { type DestinationsContext, iso } from "./context.js";
 import { loadDestination } from "./destinations.js";
 import { ApiError, type ReceiverHandlers } from "./router.js";
 
 type ForwardOp = "listForwards" | "listForwardAttempts" | "listEventForwards" | "replayDestination";
 
-/** A forward's message id names its inbox event: `in_<seq>`. */
-const FORWARD_MESSAGE_PREFIX = "in_";
+/** A forward's message id names its inbox event (`forwardMessageId(seq)`); this is what precedes the seq. */
+const FORWARD_MESSAGE_PREFIX = forwardMessageId("");
 /** Forwards a replay by time reads per page. */
 const REPLAY_PAGE = 500;
 
@@ -69,7 +69,7 @@ async function listEventForwards(
 
 async function eventForwards(store: DestinationsContext["store"], seq: number): Promise<Delivery[]> {
   const page = await store.outbox.listDeliveries({
-    messageId: `${FORWARD_MESSAGE_PREFIX}${seq}`,
+    messageId: forwardMessageId(seq),
     limit: REPLAY_PAGE,
   });
   return page.items;
