@@ -27,6 +27,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   publish: () => import("./commands/publish/index.js"),
   deliveries: () => import("./commands/deliveries/index.js"),
   recover: () => import("./commands/recover/index.js"),
+  destinations: () => import("./commands/destinations/index.js"),
   conformance: () => import("./commands/conformance/index.js"),
 };
 

@@ -35,6 +35,7 @@ describe("plant-store basics", () => {
         "publish",
         "deliveries",
         "recover",
+        "destinations",
       ]) {
         expect((await cli([command, "--help"])).stdout, command).toMatch(/^Examples?\b/m);
       }
@@ -46,7 +47,7 @@ describe("plant-store basics", () => {
       expect((await cli(["send", "nope", "--token", "x"])).code).toBe(2);
       expect((await cli(["send", "http://x/", "--token", "x", "--count", "0"])).code).toBe(2);
     },
-    budget(22),
+    budget(23),
   );
 
   it("example, spec, token and secret", async () => {

@@ -8,12 +8,17 @@ import {
 import { nodeHeaders, send } from "@plant-store/core/node";
 import type { Catalog } from "@plant-store/spec";
 import type { Store } from "@plant-store/store";
+import { destinationHandlers } from "./admin/destinations.js";
+import { forwardHandlers } from "./admin/forwards.js";
+import { type ReceiverHandlers, serveRoute, servesRoute } from "./admin/router.js";
 import { listEvents } from "./admin-list.js";
 import { streamEvents } from "./admin-stream.js";
 
 /** The read endpoints for operators, the CLI and dashboards. */
 export interface AdminApi {
   serves(path: string): boolean;
+  /** Whether `path` is a route of the destinations API (`receiverRoutes`), which takes other methods than GET. */
+  servesRoute(path: string): boolean;
   handle(path: string, req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Ends every live stream (shutdown). */
   close(): void;
@@ -25,8 +30,8 @@ export const PAGE_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
  * `GET /events` (newest first, cursor pages), `GET /events/stream` (server-sent events, resumable with
- * `Last-Event-ID`) and `GET /event-types` (the webhooks served, as catalog entries: the answer of the sender's
- * `GET /event-types`), behind admin bearer tokens. Without tokens they answer 404 saying they are off.
+ * `Last-Event-ID`), `GET /event-types` (the webhooks served, as catalog entries: the answer of the sender's
+ * `GET /event-types`) and the destinations API of `receiverRoutes` (`src/admin/`), behind admin bearer tokens. Without tokens they answer 404 saying they are off.
  *
  * @example
  * ```ts
@@ -55,6 +60,11 @@ export function createAdminApi(options: {
       })
     : null;
   const streams = new Set<AbortController>();
+  const routeContext = { store, catalog: options.eventTypes ?? [] };
+  const handlers: ReceiverHandlers = {
+    ...destinationHandlers(routeContext),
+    ...forwardHandlers(routeContext),
+  };
 
   async function authorize(req: IncomingMessage): Promise<WebhookResponse | null> {
     if (!checkBearer) {
@@ -68,10 +78,16 @@ export function createAdminApi(options: {
   }
 
   return {
-    serves: (path) => path === "/events" || path === "/events/stream" || path === "/event-types",
+    serves: (path) =>
+      path === "/events" || path === "/events/stream" || path === "/event-types" || servesRoute(path),
+    servesRoute,
     async handle(path, req, res) {
       const refusal = await authorize(req);
-      if (refusal) return send(res, refusal);
+      if (refusal) {
+        if (!req.complete) req.resume();
+        return send(res, refusal);
+      }
+      if (servesRoute(path)) return serveRoute(handlers, path, req, res);
       if (path === "/events") return listEvents(store, pageMaxBytes, req, res);
       if (path === "/event-types") {
         res.writeHead(200, { "content-type": "application/json; charset=utf-8" });

@@ -43,6 +43,7 @@ export async function serveOps(
     if (!known) {
       return send(res, errorResponse(404, `Nothing is served at ${path}. Webhooks go to ${routes.served}.`));
     }
+    if (routes.admin.servesRoute(path)) return await routes.admin.handle(path, req, res);
     if (method !== "GET" && method !== "HEAD") {
       return send(
         res,

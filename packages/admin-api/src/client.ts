@@ -1,12 +1,16 @@
 import { stringifyJson } from "@plant-store/core";
 import type { z } from "zod";
 import { DEFAULT_ADMIN_TIMEOUT_MS } from "./defaults.js";
+import { receiverRoutes } from "./receiver-routes.js";
 import {
   type AdminAnswer,
   type AdminOperationId,
   type AdminRequest,
   type AdminRoute,
   adminRoutes,
+  type RouteAnswer,
+  type RouteRequest,
+  type RouteTable,
 } from "./routes.js";
 
 export { DEFAULT_ADMIN_TIMEOUT_MS };
@@ -69,6 +73,32 @@ export interface AdminClient {
  * ```
  */
 export function createAdminClient(options: AdminClientOptions): AdminClient {
+  return createRouteClient(adminRoutes, options);
+}
+
+/** A typed client of any route table's admin API (the sender's `adminRoutes`, the receiver's `receiverRoutes`). */
+export interface RouteClient<T extends RouteTable> {
+  call<Op extends keyof T & string>(
+    operation: Op,
+    request: RouteRequest<T, Op>,
+  ): Promise<AdminResult<RouteAnswer<T, Op>>>;
+  /** Validates a request with the route's schemas (what the server checks first), sending nothing. */
+  check<Op extends keyof T & string>(operation: Op, request: RouteRequest<T, Op>): AdminCheck;
+}
+
+/**
+ * A fetch client of the admin API that `routes` describes: {@link createAdminClient} for the sender's,
+ * `createReceiverAdminClient` for the receiver's. Errors are values.
+ *
+ * @example
+ * ```ts
+ * const client = createRouteClient(receiverRoutes, { baseUrl: "http://127.0.0.1:4000", token: "psk_…" });
+ * ```
+ */
+export function createRouteClient<T extends RouteTable>(
+  routes: T,
+  options: AdminClientOptions,
+): RouteClient<T> {
   const config: ClientConfig = {
     base: String(options.baseUrl).endsWith("/") ? String(options.baseUrl) : `${options.baseUrl}/`,
     token: options.token,
@@ -77,8 +107,8 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     parse: options.parse ?? JSON.parse,
   };
   return {
-    call: (operation, request) => callRoute(config, adminRoutes[operation] as AdminRoute, request) as never,
-    check: (operation, request) => checkRequest(adminRoutes[operation] as AdminRoute, request),
+    call: (operation, request) => callRoute(config, routes[operation] as AdminRoute, request) as never,
+    check: (operation, request) => checkRequest(routes[operation] as AdminRoute, request),
   };
 }
 
@@ -199,4 +229,18 @@ function checkRequest(route: AdminRoute, request: unknown): AdminCheck {
     }
   }
   return { ok: true };
+}
+
+/**
+ * A typed client of the receiver's destinations API ({@link receiverRoutes}).
+ *
+ * @example
+ * ```ts
+ * const rx = createReceiverAdminClient({ baseUrl: "http://127.0.0.1:4000", token: "psk_…" });
+ * const list = await rx.call("listDestinations", {});
+ * if (list.ok) for (const d of list.value.data) console.log(d.name, d.state, d.depth);
+ * ```
+ */
+export function createReceiverAdminClient(options: AdminClientOptions): RouteClient<typeof receiverRoutes> {
+  return createRouteClient(receiverRoutes, options);
 }

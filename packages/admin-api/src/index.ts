@@ -21,11 +21,24 @@ export {
   type AdminClientOptions,
   type AdminResult,
   createAdminClient,
+  createReceiverAdminClient,
+  createRouteClient,
   DEFAULT_ADMIN_TIMEOUT_MS,
+  type RouteClient,
 } from "./client.js";
 export { MAX_BATCH_BODY_BYTES } from "./defaults.js";
 export { BATCH_FRAME_BYTES, type LineEvent, type LineProblem, readEventLines } from "./event-lines.js";
-export { buildAdminOpenApi } from "./openapi.js";
+export { buildAdminOpenApi, buildRouteOpenApi, type DocumentHead } from "./openapi.js";
+export {
+  buildReceiverOpenApi,
+  type ReceiverAnswer,
+  type ReceiverInput,
+  type ReceiverOperationId,
+  type ReceiverReply,
+  type ReceiverRequest,
+  receiverRoutes,
+} from "./receiver-routes.js";
+export * as receiverSchemas from "./receiver-schemas.js";
 export {
   type AdminAnswer,
   type AdminInput,
@@ -34,6 +47,11 @@ export {
   type AdminRequest,
   type AdminRoute,
   adminRoutes,
+  type RouteAnswer,
+  type RouteInput,
+  type RouteReply,
+  type RouteRequest,
+  type RouteTable,
   type SuccessAnswer,
 } from "./routes.js";
 export * as adminSchemas from "./schemas.js";

@@ -1,6 +1,6 @@
 import { document as spec } from "@plant-store/spec";
 import { z } from "zod";
-import { type AdminRoute, adminRoutes } from "./routes.js";
+import { type AdminRoute, adminRoutes, type RouteTable } from "./routes.js";
 import * as s from "./schemas.js";
 
 type JsonObject = Record<string, unknown>;
@@ -52,34 +52,15 @@ function commonStatuses(route: AdminRoute): Record<string, string> {
  * ```
  */
 export function buildAdminOpenApi(): JsonObject {
-  const { convert, components } = createConverter();
-  convert(s.ErrorBody, "output");
-  // The event bodies come from the spec, as it defines them (its refs point at its own component names).
-  const specSchemas = (spec.components as { schemas: Record<string, JsonObject> }).schemas;
-  components.Plant = specSchemas.Plant as JsonObject;
-  components.NewPlant = specSchemas.NewPlant as JsonObject;
-
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const [operationId, r] of Object.entries(adminRoutes)) {
-    const route = r as AdminRoute;
-    paths[route.path] ??= {};
-    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = operationOf(
-      operationId,
-      route,
-      convert,
-    );
-  }
-  return {
-    openapi: "3.1.0",
+  return buildRouteOpenApi(adminRoutes, {
     info: {
       title: "Plant Store sender admin API",
-      version: "1.0.0",
-      license: { name: "MIT", identifier: "MIT" },
       description:
         "Manage the subscribers of the New Plant webhook, publish events and inspect deliveries. Every error is `{ error, message }`. A method an operation does not list, on a path it does, answers 405 with an `Allow` header naming the methods that path takes. Generated from the zod schemas of `@plant-store/admin-api`.",
     },
-    servers: [{ url: "http://127.0.0.1:4001" }],
-    security: [{ adminToken: [] }],
+    server: "http://127.0.0.1:4001",
+    tokenDescription:
+      "The operator's admin token, or a portal token (`pst_…`, from a portal link) for the operations of one application.",
     tags: [
       {
         name: "applications",
@@ -90,14 +71,62 @@ export function buildAdminOpenApi(): JsonObject {
       { name: "deliveries", description: "One message to one subscription, and its attempts." },
       { name: "operations", description: "Health and metrics (no token)." },
     ],
+  });
+}
+
+/** What a document says about itself besides its routes. */
+export interface DocumentHead {
+  info: { title: string; description: string };
+  server: string;
+  tags: { name: string; description: string }[];
+  /** What the bearer token of `securitySchemes.adminToken` is, when more than the admin token. */
+  tokenDescription?: string;
+}
+
+/**
+ * The admin API that `routes` describes, as an OpenAPI 3.1 document: {@link buildAdminOpenApi} for the sender's,
+ * `buildReceiverOpenApi` for the receiver's.
+ *
+ * @example
+ * ```ts
+ * const doc = buildRouteOpenApi(receiverRoutes, { info: { title, description }, server, tags });
+ * ```
+ */
+export function buildRouteOpenApi(routes: RouteTable, head: DocumentHead): JsonObject {
+  const { convert, components } = createConverter();
+  convert(s.ErrorBody, "output");
+  // The event bodies come from the spec, as it defines them (its refs point at its own component names).
+  const specSchemas = (spec.components as { schemas: Record<string, JsonObject> }).schemas;
+  components.Plant = specSchemas.Plant as JsonObject;
+  components.NewPlant = specSchemas.NewPlant as JsonObject;
+
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [operationId, route] of Object.entries(routes)) {
+    paths[route.path] ??= {};
+    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = operationOf(
+      operationId,
+      route,
+      convert,
+    );
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: head.info.title,
+      version: "1.0.0",
+      license: { name: "MIT", identifier: "MIT" },
+      description: head.info.description,
+    },
+    servers: [{ url: head.server }],
+    security: [{ adminToken: [] }],
+    tags: head.tags,
     paths,
     components: {
       securitySchemes: {
         adminToken: {
           type: "http",
           scheme: "bearer",
-          description:
-            "The operator's admin token, or a portal token (`pst_…`, from a portal link) for the operations of one application.",
+          ...(head.tokenDescription && { description: head.tokenDescription }),
         },
       },
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),

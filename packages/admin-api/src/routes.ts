@@ -18,7 +18,14 @@ export interface AdminRoute {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   /** OpenAPI path template, e.g. `/subscriptions/{id}`. */
   path: string;
-  tag: "applications" | "subscriptions" | "events" | "deliveries" | "operations";
+  tag:
+    | "applications"
+    | "subscriptions"
+    | "events"
+    | "deliveries"
+    | "operations"
+    | "destinations"
+    | "forwards";
   summary: string;
   description?: string;
   /** Whether an admin bearer token is needed. Default true. */
@@ -385,43 +392,51 @@ export const adminRoutes = {
 /** The operation ids of the admin API. */
 export type AdminOperationId = keyof typeof adminRoutes;
 
-type Routes = typeof adminRoutes;
+/** A route table: every route of one app's admin API, keyed by operation id. */
+export type RouteTable = Record<string, AdminRoute>;
+
 type Field<R, K extends string> = R extends { [P in K]: infer T extends z.ZodType } ? T : never;
 
-/** What a route's parameters, query, headers and body take, as the client sends them. */
-export type AdminRequest<Op extends AdminOperationId> = (Routes[Op] extends { params: z.ZodType }
-  ? { params: z.input<Field<Routes[Op], "params">> }
+/** What a route of table `T` takes (parameters, query, headers, body), as a client sends it. */
+export type RouteRequest<T extends RouteTable, Op extends keyof T> = (T[Op] extends { params: z.ZodType }
+  ? { params: z.input<Field<T[Op], "params">> }
   : { params?: never }) &
-  (Routes[Op] extends { query: z.ZodType }
-    ? { query?: z.input<Field<Routes[Op], "query">> }
-    : { query?: never }) &
-  (Routes[Op] extends { headers: z.ZodType }
-    ? { headers?: z.input<Field<Routes[Op], "headers">> }
+  (T[Op] extends { query: z.ZodType } ? { query?: z.input<Field<T[Op], "query">> } : { query?: never }) &
+  (T[Op] extends { headers: z.ZodType }
+    ? { headers?: z.input<Field<T[Op], "headers">> }
     : { headers?: never }) &
-  (Routes[Op] extends { body: { raw: true } }
+  (T[Op] extends { body: { raw: true } }
     ? { body: string | Uint8Array }
-    : Routes[Op] extends { body: { schema: infer B extends z.ZodType; required: true } }
+    : T[Op] extends { body: { schema: infer B extends z.ZodType; required: true } }
       ? { body: z.input<B> }
-      : Routes[Op] extends { body: { schema: infer B extends z.ZodType } }
+      : T[Op] extends { body: { schema: infer B extends z.ZodType } }
         ? { body?: z.input<B> }
         : { body?: never });
 
-/** What a route answers when it succeeds, as the client receives it. */
-export type AdminAnswer<Op extends AdminOperationId> = z.output<Routes[Op]["ok"]["schema"]>;
+/** What a route of table `T` answers when it succeeds, as a client receives it. */
+export type RouteAnswer<T extends RouteTable, Op extends keyof T> = z.output<T[Op]["ok"]["schema"]>;
 
-/** What a route's parameters, query, headers and body are after validation, as the server's handler gets them. */
-export interface AdminInput<Op extends AdminOperationId> {
-  params: Routes[Op] extends { params: z.ZodType }
-    ? z.output<Field<Routes[Op], "params">>
-    : Record<string, never>;
-  query: Routes[Op] extends { query: z.ZodType }
-    ? z.output<Field<Routes[Op], "query">>
-    : Record<string, never>;
-  headers: Routes[Op] extends { headers: z.ZodType }
-    ? z.output<Field<Routes[Op], "headers">>
-    : Record<string, never>;
-  body: Routes[Op] extends { body: { schema: infer B extends z.ZodType } } ? z.output<B> : undefined;
+/** What a route of table `T` takes after validation, as the server's handler gets it. */
+export interface RouteInput<T extends RouteTable, Op extends keyof T> {
+  params: T[Op] extends { params: z.ZodType } ? z.output<Field<T[Op], "params">> : Record<string, never>;
+  query: T[Op] extends { query: z.ZodType } ? z.output<Field<T[Op], "query">> : Record<string, never>;
+  headers: T[Op] extends { headers: z.ZodType } ? z.output<Field<T[Op], "headers">> : Record<string, never>;
+  body: T[Op] extends { body: { schema: infer B extends z.ZodType } } ? z.output<B> : undefined;
 }
 
-/** What a route's handler answers on success, before serialization. */
-export type AdminReply<Op extends AdminOperationId> = z.input<Routes[Op]["ok"]["schema"]>;
+/** What a handler of a route of table `T` answers on success, before serialization. */
+export type RouteReply<T extends RouteTable, Op extends keyof T> = z.input<T[Op]["ok"]["schema"]>;
+
+type Routes = typeof adminRoutes;
+
+/** What a sender route's parameters, query, headers and body take, as the client sends them. */
+export type AdminRequest<Op extends AdminOperationId> = RouteRequest<Routes, Op>;
+
+/** What a sender route answers when it succeeds, as the client receives it. */
+export type AdminAnswer<Op extends AdminOperationId> = RouteAnswer<Routes, Op>;
+
+/** What a sender route takes after validation, as the sender's handler gets it. */
+export type AdminInput<Op extends AdminOperationId> = RouteInput<Routes, Op>;
+
+/** What a sender route's handler answers on success, before serialization. */
+export type AdminReply<Op extends AdminOperationId> = RouteReply<Routes, Op>;

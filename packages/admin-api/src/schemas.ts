@@ -36,7 +36,7 @@ const eventType = z.string({ error: EVENT_TYPE_RULE }).regex(EVENT_TYPE_PATTERN,
 const EVENT_TYPES_RULE =
   "eventTypes must be a non-empty array of distinct event types, or null for every type.";
 /** A subscription's filter (as Svix's filterTypes): the event types it receives; null or absent = every type. */
-const eventTypes = z
+export const eventTypesField = z
   .array(eventType, { error: EVENT_TYPES_RULE })
   .min(1, { error: EVENT_TYPES_RULE })
   .refine((types) => new Set(types).size === types.length, { error: EVENT_TYPES_RULE })
@@ -87,7 +87,7 @@ const bearerToken = (field: string) =>
     });
 
 /** A `whsec_` signing secret. */
-const signingSecret = (field: string) =>
+export const signingSecret = (field: string) =>
   z.string({ error: `${field} must be a whsec_ string.` }).superRefine((secret, ctx) => {
     try {
       parseSecret(secret);
@@ -125,7 +125,8 @@ export const ListSubscriptionsQuery = z.object({
     .meta({ description: "Only enabled (`true`) or disabled (`false`) subscriptions." }),
 });
 
-const pageLimit = documentedAs(
+/** A page size given as query text. */
+export const pageLimit = documentedAs(
   z
     .string()
     .regex(/^\d{1,4}$/, { error: `limit must be 1 to ${PAGE_SIZE.max}.` })
@@ -175,7 +176,7 @@ export const SubscriptionInput = z
     secret: signingSecret("secret")
       .optional()
       .meta({ description: "`whsec_` signing secret; generated when omitted." }),
-    eventTypes: eventTypes.optional(),
+    eventTypes: eventTypesField.optional(),
     signing: signing.optional().meta({ description: "Default symmetric." }),
     application: z.string().optional().meta({
       description:
@@ -191,7 +192,7 @@ export const SubscriptionInput = z
 export const SubscriptionUpdate = z
   .object({
     url: targetUrl("url must be the receiver's http(s) endpoint.").optional(),
-    eventTypes: eventTypes.optional(),
+    eventTypes: eventTypesField.optional(),
     signing: signing.optional(),
     uid: subscriptionUid.nullable().optional(),
     description: description.optional(),

@@ -100,7 +100,7 @@ export {
   MAX_RATE_LIMIT,
   MAX_TARGET_TIMEOUT_MS,
 } from "./shared/destination-rules.js";
-export { FORWARD_GATE_TTL_MS } from "./shared/forward-gate.js";
+export { FORWARD_GATE_TTL_MS, forwardMessageId } from "./shared/forward-gate.js";
 export { KEPT_HEADERS } from "./shared/headers.js";
 export { PURGE_BATCH_SIZE } from "./shared/purge.js";
 export { parseEncryptionKey } from "./shared/secret-box.js";

@@ -1,7 +1,7 @@
 import { paint, printJson } from "../output.js";
 
 /** How a list's rows read for people: subscriptions or deliveries. */
-export type RowKind = "subscriptions" | "deliveries" | "applications";
+export type RowKind = "subscriptions" | "deliveries" | "applications" | "destinations" | "forwards";
 
 /**
  * Prints an admin answer: the JSON itself with `--json`, else a line per row of a list (and how to get the next
@@ -38,6 +38,17 @@ export function printAnswer(
 
 function rowLine(row: Record<string, unknown>, rows: RowKind | undefined): string {
   if (rows === "applications") return `${row.id}  ${row.uid}  ${row.name}`;
+  if (rows === "destinations") {
+    const state = String(row.state);
+    const painted = paint(
+      state === "active" ? "green" : state === "paused" ? "yellow" : "red",
+      state.padEnd(8),
+    );
+    return `${row.id}  ${painted}  depth ${row.depth}  lag ${Math.round(Number(row.lagSeconds))}s  failed ${row.failed}  ${row.name}`;
+  }
+  if (rows === "forwards") {
+    return `${row.id}  ${String(row.state).padEnd(9)} event #${row.eventSeq}  attempts ${row.attempts}  last ${row.lastStatus ?? row.lastError ?? "-"}`;
+  }
   return rows === "subscriptions"
     ? `${row.id}  ${row.enabled ? paint("green", "enabled ") : paint("red", "disabled")}  ${row.url}`
     : `${row.id}  ${String(row.state).padEnd(9)} ${row.messageId}  attempts ${row.attempts}  last ${row.lastStatus ?? row.lastError ?? "-"}`;

@@ -64,6 +64,16 @@ const FLAGS: Record<string, string> = {
   subscriptionId: "--subscription",
   limit: "--limit",
   cursor: "--cursor",
+  name: "--name",
+  eventTypes: "--event-type",
+  paused: "--paused",
+  ordered: "--ordered",
+  maxInFlight: "--max-in-flight",
+  rateLimit: "--rate-limit",
+  headers: "--header",
+  timeoutMs: "--attempt-timeout",
+  eventId: "--event",
+  failed: "--failed",
 };
 
 /**
@@ -77,27 +87,16 @@ const FLAGS: Record<string, string> = {
  * ```
  */
 export function adminSession(options: AdminOptions): AdminSession {
-  if (!options.senderUrl)
-    throw new CliError(
-      "--sender-url (or PLANT_STORE_SENDER_URL) is required, e.g. http://127.0.0.1:4001.",
-      2,
-    );
-  const base = httpUrl("--sender-url (or PLANT_STORE_SENDER_URL)", options.senderUrl).href;
-  // PLANT_STORE_ADMIN_TOKENS is the apps' older name (a list): a shell set up for them works here too.
-  const token = options.adminToken ?? firstOf(process.env.PLANT_STORE_ADMIN_TOKENS);
-  if (!token) throw new CliError("--admin-token (or PLANT_STORE_ADMIN_TOKEN) is required.", 2);
-  bearerToken("--admin-token (or PLANT_STORE_ADMIN_TOKEN)", token);
-  const timeoutMs = whole(
-    "--timeout",
-    String(options.timeout ?? DEFAULT_ADMIN_TIMEOUT_MS),
-    MAX_TIMEOUT_MS,
-    " ms (10 minutes)",
-  );
+  const { base, token, timeoutMs } = connection(options, options.senderUrl, {
+    ...SENDER,
+    env: "PLANT_STORE_SENDER_URL",
+    example: "http://127.0.0.1:4001",
+  });
   const client = createAdminClient({ baseUrl: base, token, timeoutMs });
   return {
     check(operation, request) {
       const checked = client.check(operation, request);
-      if (!checked.ok) throw new CliError(`${FLAGS[checked.field] ?? checked.field}: ${checked.message}`, 2);
+      if (!checked.ok) throw new CliError(`${flagOf(checked.field)}: ${checked.message}`, 2);
       return request;
     },
     call: async (operation, request) =>
@@ -111,24 +110,82 @@ export function adminSession(options: AdminOptions): AdminSession {
   };
 }
 
+/** The flag or argument a refused request field comes from. */
+export const flagOf = (field: string): string => FLAGS[field] ?? field;
+
+/**
+ * Checks an app's URL, the admin token and `--timeout` (exit 2 when wrong).
+ *
+ * @example
+ * ```ts
+ * const { base, token, timeoutMs } = connection(options, options.receiverUrl, { name: "receiver", urlFlag: "--receiver-url", env: "PLANT_STORE_RECEIVER_URL", example: "http://127.0.0.1:4000" });
+ * ```
+ */
+export function connection(
+  options: AdminOptions,
+  url: string | undefined,
+  app: AdminApp & { env: string; example: string },
+): { base: string; token: string; timeoutMs: number } {
+  const where = `${app.urlFlag} (or ${app.env})`;
+  if (!url) throw new CliError(`${where} is required, e.g. ${app.example}.`, 2);
+  const base = httpUrl(where, url).href;
+  // PLANT_STORE_ADMIN_TOKENS is the apps' older name (a list): a shell set up for them works here too.
+  const token = options.adminToken ?? firstOf(process.env.PLANT_STORE_ADMIN_TOKENS);
+  if (!token) throw new CliError("--admin-token (or PLANT_STORE_ADMIN_TOKEN) is required.", 2);
+  bearerToken("--admin-token (or PLANT_STORE_ADMIN_TOKEN)", token);
+  const timeoutMs = whole(
+    "--timeout",
+    String(options.timeout ?? DEFAULT_ADMIN_TIMEOUT_MS),
+    MAX_TIMEOUT_MS,
+    " ms (10 minutes)",
+  );
+  return { base, token, timeoutMs };
+}
+
 /** The answer, or the CLI's message for why there is none (exit 1). */
 function answerOf<T>(result: AdminResult<T>, base: string, timeoutMs: number, json: boolean): T {
+  return answerFrom(SENDER, result, base, timeoutMs, json);
+}
+
+/** Which app an admin command talks to: its name in messages and the flag that says where it is. */
+export interface AdminApp {
+  name: "sender" | "receiver";
+  urlFlag: string;
+}
+
+const SENDER: AdminApp = { name: "sender", urlFlag: "--sender-url" };
+
+/**
+ * An admin answer, or the CLI's message for why there is none (exit 1), naming the app asked.
+ *
+ * @example
+ * ```ts
+ * answerFrom({ name: "receiver", urlFlag: "--receiver-url" }, result, base, 30_000, false);
+ * ```
+ */
+export function answerFrom<T>(
+  app: AdminApp,
+  result: AdminResult<T>,
+  base: string,
+  timeoutMs: number,
+  json: boolean,
+): T {
   if (result.ok) return result.value;
   switch (result.kind) {
     case "unreachable":
       throw new CliError(
-        `Cannot reach the sender at ${base}: ${fetchFailure(result.error, timeoutMs, "--timeout")}.`,
+        `Cannot reach the ${app.name} at ${base}: ${fetchFailure(result.error, timeoutMs, "--timeout")}.`,
       );
     case "redirect":
       throw new CliError(
-        `the sender at ${base} answered ${result.status}: ${redirectNote(result.status, result.location) ?? "a redirect"}.`,
+        `the ${app.name} at ${base} answered ${result.status}: ${redirectNote(result.status, result.location) ?? "a redirect"}.`,
       );
     case "not-json":
       throw new CliError(
-        `the sender at ${base} did not answer with JSON (status ${result.status}): ${JSON.stringify(result.text.slice(0, 100))}. Is --sender-url the plant-store-sender's admin API?`,
+        `the ${app.name} at ${base} did not answer with JSON (status ${result.status}): ${JSON.stringify(result.text.slice(0, 100))}. Is ${app.urlFlag} the plant-store-${app.name}'s admin API?`,
       );
     case "status":
       if (json) printJson(result.body);
-      throw new CliError(`the sender answered ${result.status}: ${result.message}`);
+      throw new CliError(`the ${app.name} answered ${result.status}: ${result.message}`);
   }
 }

@@ -2,6 +2,7 @@ import { render } from "preact";
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { ApiError, appKind, type EventType } from "./api.js";
 import { useRoute } from "./hooks.js";
+import { DestinationsPage } from "./receiver/destinations-page.js";
 import { createReceiverApi, type ReceiverApi } from "./receiver/receiver-api.js";
 import { ReceiverPage } from "./receiver/receiver-page.js";
 import { ApplicationsPage } from "./sender/applications-page.js";
@@ -110,6 +111,11 @@ function senderPage(
   return <SenderOverview api={api} />;
 }
 
+const RECEIVER_LINKS: [string, string][] = [
+  ["/", "Events"],
+  ["/destinations", "Destinations"],
+];
+
 const OPERATOR_LINKS: [string, string][] = [
   ["/", "Overview"],
   ["/applications", "Applications"],
@@ -154,11 +160,15 @@ function Shell({
   const [path, search] = route.split("?") as [string, string | undefined];
   const params = new URLSearchParams(search ?? "");
   const links: [string, string][] =
-    app === "sender" ? (portal ? PORTAL_LINKS : OPERATOR_LINKS) : [["/", "Events"]];
+    app === "sender" ? (portal ? PORTAL_LINKS : OPERATOR_LINKS) : RECEIVER_LINKS;
   const segments = path.split("/").filter(Boolean);
   const page =
     chosen.app === "receiver" ? (
-      <ReceiverPage api={chosen.api} types={types} />
+      segments[0] === "destinations" ? (
+        <DestinationsPage api={chosen.api} />
+      ) : (
+        <ReceiverPage api={chosen.api} types={types} />
+      )
     ) : (
       senderPage(chosen.api, segments, params, types, portal)
     );

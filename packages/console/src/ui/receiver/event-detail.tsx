@@ -1,16 +1,25 @@
 import { type EventType, typeName } from "../api.js";
 import { JsonText, TableWrap, Time } from "../ui.js";
-import type { ReceivedEvent } from "./receiver-api.js";
+import { EventForwards } from "./event-forwards.js";
+import type { ReceivedEvent, ReceiverApi } from "./receiver-api.js";
 
 /**
- * One event: its type, webhook id, time, payload exactly as received, and stored headers.
+ * One event: its type, webhook id, time, payload exactly as received, stored headers, and its forwards.
  *
  * @example
  * ```tsx
- * <EventDetail event={event} types={types} />
+ * <EventDetail event={event} types={types} api={api} />
  * ```
  */
-export function EventDetail({ event, types }: { event: ReceivedEvent; types: EventType[] }) {
+export function EventDetail({
+  event,
+  types,
+  api,
+}: {
+  event: ReceivedEvent;
+  types: EventType[];
+  api: ReceiverApi;
+}) {
   return (
     <section class="card" aria-labelledby="event-detail">
       <h2 id="event-detail">Event {event.seq}</h2>
@@ -26,6 +35,7 @@ export function EventDetail({ event, types }: { event: ReceivedEvent; types: Eve
           <Time at={event.receivedAt} />
         </dd>
       </dl>
+      <EventForwards api={api} webhookId={event.webhookId} />
       <h3>Payload, exactly as received</h3>
       <JsonText text={event.payload} label="Payload as received" />
       <h3>Headers</h3>

@@ -1,9 +1,16 @@
 // The receiver's admin endpoints (apps/receiver/src/admin.ts): GET /events, GET /events/stream, GET /event-types,
-// and /readyz. They are not in @plant-store/admin-api, whose table is what the sender registers; the receiver
-// serves them by hand over node:http, so a table there would describe them a second time with nothing holding the
-// receiver to it. Where an answer is the sender's too — the catalog entries of /event-types, app-kit's /readyz —
-// its type comes from admin-api.
-import type { AdminAnswer } from "@plant-store/admin-api";
+// and /readyz, read by hand below (they are not in a route table); and the destinations API, called through
+// @plant-store/admin-api's typed client of `receiverRoutes` — the table the receiver registers and validates with.
+// Where an answer is the sender's too — the catalog entries of /event-types, app-kit's /readyz — its type comes
+// from admin-api.
+import {
+  type AdminAnswer,
+  type AdminResult,
+  createReceiverAdminClient,
+  type ReceiverAnswer,
+  type ReceiverOperationId,
+  type ReceiverRequest,
+} from "@plant-store/admin-api";
 import { ApiError, type EventType, type Health, healthOf, UNREACHABLE } from "../api.js";
 import { parseKeepingRaw, rawOf } from "../raw-json.js";
 import { readEventStream } from "./event-stream.js";
@@ -53,6 +60,24 @@ function query(params: Record<string, string | number | null | undefined>): stri
 function withRawPayload(event: ReceivedEvent): ReceivedEvent {
   return { ...event, payload: rawOf(event, "payload") ?? "" };
 }
+
+/** The answer, or the {@link ApiError} that says in words why there is none. */
+function answerOf<T>(result: AdminResult<T>): T {
+  if (result.ok) return result.value;
+  if (result.kind === "status")
+    throw new ApiError(result.status, result.message || `The receiver answered ${result.status}.`);
+  if (result.kind === "unreachable") throw new ApiError(0, UNREACHABLE);
+  return failWith(result.status, `The receiver answered ${result.status} with something that is not JSON.`);
+}
+
+function failWith(status: number, message: string): never {
+  throw new ApiError(status, message);
+}
+
+/** A destination with its queue, as `GET /destinations` lists it. */
+export type Destination = ReceiverAnswer<"getDestination">;
+/** An event's forwards, each with its attempts. */
+export type EventForwards = ReceiverAnswer<"listEventForwards">;
 
 /** How long the stream waits before it connects again after a drop. */
 const RECONNECT_MS = 2000;
@@ -144,7 +169,11 @@ async function stream(token: string, options: StreamOptions): Promise<void> {
  * ```
  */
 export function createReceiverApi(token: string) {
+  const client = createReceiverAdminClient({ baseUrl: location.origin, token });
   return {
+    /** One operation of the destinations API; a refusal throws an {@link ApiError} with the receiver's message. */
+    call: async <Op extends ReceiverOperationId>(operation: Op, request: ReceiverRequest<Op>) =>
+      answerOf(await client.call(operation, request)),
     /** A page of stored events, newest first; `type` keeps only that event type (filtered by the receiver). */
     events: (filter: { limit?: number; cursor?: string | null; type?: string }) => events(token, filter),
     /** The webhooks this receiver serves (its `--spec` document's, less those `--events` leaves out). */

@@ -71,7 +71,7 @@ export function ReceiverPage({ api, types }: { api: ReceiverApi; types: EventTyp
           </button>
         </nav>
       </section>
-      {current && <EventDetail event={current} types={types} />}
+      {current && <EventDetail event={current} types={types} api={api} />}
     </>
   );
 }
