@@ -109,7 +109,12 @@ describe("the destinations API over a real socket", () => {
 
   it("creates, lists, updates, rotates and reads the secret, pauses and resumes through the typed client", async () => {
     const created = await rx.call("createDestination", {
-      body: { name: "orders", url: `${service.url}?key=v`, headers: { "x-api-key": "inner" } },
+      // The service's own credential: a destination may set Authorization (the provider's is never forwarded).
+      body: {
+        name: "orders",
+        url: `${service.url}?key=v`,
+        headers: { "x-api-key": "inner", Authorization: "Bearer inner-service" },
+      },
     });
     if (!created.ok) throw new Error(JSON.stringify(created));
     expect(created.status).toBe(201);
@@ -117,8 +122,8 @@ describe("the destinations API over a real socket", () => {
       name: "orders",
       state: "active",
       depth: 0,
-      headerNames: ["x-api-key"],
     });
+    expect([...created.value.headerNames].sort()).toEqual(["authorization", "x-api-key"]);
     expect(created.value.secret).toMatch(/^whsec_/);
     const id = created.value.id;
     const secret = await rx.call("getDestinationSecret", { params: { id } });

@@ -18,13 +18,15 @@ const errorAnswer = (description: string) => ({
  * (over the body limit) and 415 (not `application/json`), also where it expects none and one is sent; on each with a
  * path parameter 414 (a segment over 100 characters).
  */
-function commonStatuses(route: AdminRoute): Record<string, string> {
+function commonStatuses(route: AdminRoute, portals: boolean): Record<string, string> {
   return {
     "408": "The request arrived too slowly.",
     "431": "The request's headers are too large.",
     ...(route.auth !== false && {
       "400": "The request is malformed; the message says what to change.",
-      "401": "No bearer token, or one not accepted (unknown, expired or revoked).",
+      "401": portals
+        ? "No bearer token, or one not accepted (unknown, expired or revoked)."
+        : "No admin bearer token, or one not accepted.",
       "503": "The store is not available right now. Retry later.",
     }),
     ...((route.method === "POST" || route.method === "PATCH") && {
@@ -33,9 +35,10 @@ function commonStatuses(route: AdminRoute): Record<string, string> {
       "415": "The body is not `application/json`.",
     }),
     ...(route.path.includes("{") && { "414": "A path segment is longer than 100 characters." }),
-    ...(route.portal !== true && {
-      "403": "A portal token cannot reach this operation: it needs the operator's token.",
-    }),
+    ...(portals &&
+      route.portal !== true && {
+        "403": "A portal token cannot reach this operation: it needs the operator's token.",
+      }),
   };
 }
 
@@ -59,6 +62,7 @@ export function buildAdminOpenApi(): JsonObject {
         "Manage the subscribers of the New Plant webhook, publish events and inspect deliveries. Every error is `{ error, message }`. A method an operation does not list, on a path it does, answers 405 with an `Allow` header naming the methods that path takes. Generated from the zod schemas of `@plant-store/admin-api`.",
     },
     server: "http://127.0.0.1:4001",
+    portals: true,
     tokenDescription:
       "The operator's admin token, or a portal token (`pst_…`, from a portal link) for the operations of one application.",
     tags: [
@@ -79,6 +83,8 @@ export interface DocumentHead {
   info: { title: string; description: string };
   server: string;
   tags: { name: string; description: string }[];
+  /** Whether portal tokens reach some operations (the sender's): the others then answer them 403. */
+  portals?: boolean;
   /** What the bearer token of `securitySchemes.adminToken` is, when more than the admin token. */
   tokenDescription?: string;
 }
@@ -107,6 +113,7 @@ export function buildRouteOpenApi(routes: RouteTable, head: DocumentHead): JsonO
       operationId,
       route,
       convert,
+      head.portals === true,
     );
   }
   return {
@@ -162,14 +169,14 @@ function createConverter(): { convert: Convert; components: Record<string, JsonO
 }
 
 /** One route as an OpenAPI operation. */
-function operationOf(operationId: string, route: AdminRoute, convert: Convert): JsonObject {
+function operationOf(operationId: string, route: AdminRoute, convert: Convert, portals: boolean): JsonObject {
   const parameters = [
     ...objectParameters(route.params, "path", convert),
     ...objectParameters(route.query, "query", convert),
     ...objectParameters(route.headers, "header", convert),
   ];
   // Converted before the body, as components keep the first definition met under a name.
-  const responses = responsesOf(route, convert);
+  const responses = responsesOf(route, convert, portals);
   return {
     tags: [route.tag],
     operationId,
@@ -189,7 +196,7 @@ function operationOf(operationId: string, route: AdminRoute, convert: Convert): 
 }
 
 /** The route's success answer, the common error answers and its own, ordered by status. */
-function responsesOf(route: AdminRoute, convert: Convert): JsonObject {
+function responsesOf(route: AdminRoute, convert: Convert, portals: boolean): JsonObject {
   const responses: Record<string, unknown> = {
     [route.ok.status]: {
       description: route.ok.description,
@@ -198,7 +205,7 @@ function responsesOf(route: AdminRoute, convert: Convert): JsonObject {
       },
     },
   };
-  for (const [status, description] of Object.entries(commonStatuses(route))) {
+  for (const [status, description] of Object.entries(commonStatuses(route, portals))) {
     responses[status] = errorAnswer(description);
   }
   for (const [status, description] of Object.entries(route.errors ?? {})) {

@@ -24,6 +24,7 @@ export {
 export type { CryptoProvider } from "./crypto/types.js";
 export { parseDateTime } from "./date-time.js";
 export {
+  BEARER_HEADER,
   BLOCKED_ADDRESS_CODE,
   checkTarget,
   DEFAULT_JITTER,

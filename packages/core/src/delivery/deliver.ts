@@ -189,7 +189,7 @@ function unsendable(target: DeliveryTarget, message: OutgoingMessage): string | 
     return "The message body must be a string or a Uint8Array holding the exact bytes to send.";
   }
   if (target.headers !== undefined && target.headers !== null) {
-    const headersIssue = targetHeadersProblem(target.headers);
+    const headersIssue = targetHeadersProblem(target.headers, { bearer: typeof target.token === "string" });
     if (headersIssue !== undefined) return headersIssue;
   }
   if (target.privateKeys !== undefined && !Array.isArray(target.privateKeys)) {

@@ -47,7 +47,12 @@ export {
 } from "./outbox-rules.js";
 export { readCappedChunks } from "./read-capped.js";
 export { parseRetryAfter } from "./retry-after.js";
-export { MAX_TARGET_HEADERS, REFUSED_TARGET_HEADERS, targetHeadersProblem } from "./target-headers.js";
+export {
+  BEARER_HEADER,
+  MAX_TARGET_HEADERS,
+  REFUSED_TARGET_HEADERS,
+  targetHeadersProblem,
+} from "./target-headers.js";
 export type {
   DeliverOptions,
   DeliveryOutcome,

@@ -11,6 +11,9 @@ describe("a target's own headers", () => {
       expect(targetHeadersProblem({ [name.toUpperCase()]: "x" })).toMatch(name);
     }
     expect(targetHeadersProblem({ "x-team": "plants", "X-Api-Key": "k1" })).toBeUndefined();
+    // A destination (no token) sends its service's own credential; a subscription's token owns the header.
+    expect(targetHeadersProblem({ Authorization: "Bearer svc" })).toBeUndefined();
+    expect(targetHeadersProblem({ Authorization: "Bearer svc" }, { bearer: true })).toMatch(/bearer token/);
     expect(targetHeadersProblem({ "bad name": "x" })).toMatch(/not a valid header name/);
     expect(targetHeadersProblem({ "x-a": "a\r\nb" })).toMatch(/header-safe/);
     expect(targetHeadersProblem({ "x-a": "1", "X-A": "2" })).toMatch(/twice/);

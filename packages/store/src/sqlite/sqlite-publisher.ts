@@ -46,6 +46,40 @@ type Published =
   /** The application named does not exist: nothing was written. */
   | { existing: undefined; id?: undefined; deliveries: 0; missing: string };
 
+/** One event of a commit, inside its transaction: the application named, a replayed key, or the message and its fan-out. */
+function publishOne(
+  ctx: SqliteContext,
+  { application, body, eventType, key: given, traceContext, at }: PublishItem,
+): Published {
+  const applicationId = application === null ? null : applicationIdOf(ctx, application);
+  if (applicationId === undefined)
+    return { existing: undefined, deliveries: 0, missing: application as string };
+  const key = scopedIdempotencyKey(given, applicationId);
+  if (key !== null) {
+    const existing = ctx.sql("SELECT * FROM messages WHERE idempotency_key = ?").get(key) as
+      | MessageRow
+      | undefined;
+    // A replay answers like the original: its fan-out count, read through deliveries_message_idx.
+    if (existing) {
+      const n = ctx.sql("SELECT count(*) FROM deliveries WHERE message_id = ?").pluck().get(existing.id);
+      return { existing, deliveries: n as number };
+    }
+  }
+  const id = ctx.nextId();
+  ctx
+    .sql(
+      `INSERT INTO messages (id, idempotency_key, event_type, body, created_at, trace_context, application_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(id, key, eventType, body, at, traceContext, applicationId);
+  // Only the subscriptions that receive this type (event_types NULL = every type), of one application if given.
+  const fanOut =
+    applicationId === null
+      ? ctx.sql(FAN_OUT).run(id, at, at, at, eventType)
+      : ctx.sql(FAN_OUT_APP).run(id, at, at, at, applicationId, eventType);
+  return { existing: undefined, id, deliveries: fanOut.changes };
+}
+
 /**
  * The outbox's publisher: a message and its fan-out (one delivery per enabled subscription that receives its type).
  * Publishes are group-committed like inbox writes (unless `groupCommit: false`): the calls of one event-loop turn
@@ -59,43 +93,9 @@ type Published =
  * ```
  */
 export function createSqlitePublisher(ctx: SqliteContext) {
-  const publishOne = ({
-    application,
-    body,
-    eventType,
-    key: given,
-    traceContext,
-    at,
-  }: PublishItem): Published => {
-    const applicationId = application === null ? null : applicationIdOf(ctx, application);
-    if (applicationId === undefined)
-      return { existing: undefined, deliveries: 0, missing: application as string };
-    const key = scopedIdempotencyKey(given, applicationId);
-    if (key !== null) {
-      const existing = ctx.sql("SELECT * FROM messages WHERE idempotency_key = ?").get(key) as
-        | MessageRow
-        | undefined;
-      // A replay answers like the original: its fan-out count, read through deliveries_message_idx.
-      if (existing) {
-        const n = ctx.sql("SELECT count(*) FROM deliveries WHERE message_id = ?").pluck().get(existing.id);
-        return { existing, deliveries: n as number };
-      }
-    }
-    const id = ctx.nextId();
-    ctx
-      .sql(
-        `INSERT INTO messages (id, idempotency_key, event_type, body, created_at, trace_context, application_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(id, key, eventType, body, at, traceContext, applicationId);
-    // Only the subscriptions that receive this type (event_types NULL = every type), of one application if given.
-    const fanOut =
-      applicationId === null
-        ? ctx.sql(FAN_OUT).run(id, at, at, at, eventType)
-        : ctx.sql(FAN_OUT_APP).run(id, at, at, at, applicationId, eventType);
-    return { existing: undefined, id, deliveries: fanOut.changes };
-  };
-  const publishBatch = ctx.db.transaction((items: PublishItem[]) => items.map(publishOne));
+  const publishBatch = ctx.db.transaction((items: PublishItem[]) =>
+    items.map((item) => publishOne(ctx, item)),
+  );
   const commit = (items: PublishItem[]): Published[] => {
     const results = publishBatch.immediate(items);
     if (results.some((r) => r.existing === undefined && r.deliveries > 0)) ctx.outboxWork.emit();

@@ -85,7 +85,6 @@ function DestinationTable(props: {
   act: (what: () => Promise<string>) => Promise<void>;
 }) {
   const { list, busy, api, act } = props;
-  const params = (d: Destination) => ({ params: { id: d.id } });
   return (
     <TableWrap label="Destinations">
       <thead>
@@ -111,54 +110,70 @@ function DestinationTable(props: {
             <td>{lagText(d.lagSeconds)}</td>
             <td>{d.failed}</td>
             <td>
-              {d.state === "paused" ? (
-                <button
-                  type="button"
-                  disabled={busy}
-                  onClick={() =>
-                    void act(async () => {
-                      await api.call("resumeDestination", params(d));
-                      return `${d.name} resumed: its queue drains in order.`;
-                    })
-                  }
-                >
-                  Resume
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={busy || d.state === "disabled"}
-                  onClick={() =>
-                    void act(async () => {
-                      await api.call("pauseDestination", params(d));
-                      return `${d.name} paused: events queue until it is resumed.`;
-                    })
-                  }
-                >
-                  Pause
-                </button>
-              )}{" "}
-              <button
-                type="button"
-                class="secondary"
-                disabled={busy || d.failed === 0 || !d.enabled}
-                onClick={() =>
-                  void act(async () => {
-                    const { requeued } = await api.call("replayDestination", {
-                      ...params(d),
-                      body: { failed: true },
-                    });
-                    return `${d.name}: ${requeued} failed forward${requeued === 1 ? "" : "s"} queued again.`;
-                  })
-                }
-              >
-                Replay failed
-              </button>
+              <DestinationActions d={d} busy={busy} api={api} act={act} />
             </td>
           </tr>
         ))}
       </tbody>
     </TableWrap>
+  );
+}
+
+/** A destination row's buttons: pause or resume, and replay its failed forwards. */
+function DestinationActions(props: {
+  d: Destination;
+  busy: boolean;
+  api: ReceiverApi;
+  act: (what: () => Promise<string>) => Promise<void>;
+}) {
+  const { d, busy, api, act } = props;
+  const params = { params: { id: d.id } };
+  return (
+    <>
+      {d.state === "paused" ? (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() =>
+            void act(async () => {
+              await api.call("resumeDestination", params);
+              return `${d.name} resumed: its queue drains in order.`;
+            })
+          }
+        >
+          Resume
+        </button>
+      ) : (
+        <button
+          type="button"
+          class="secondary"
+          disabled={busy || d.state === "disabled"}
+          onClick={() =>
+            void act(async () => {
+              await api.call("pauseDestination", params);
+              return `${d.name} paused: events queue until it is resumed.`;
+            })
+          }
+        >
+          Pause
+        </button>
+      )}{" "}
+      <button
+        type="button"
+        class="secondary"
+        disabled={busy || d.failed === 0 || !d.enabled}
+        onClick={() =>
+          void act(async () => {
+            const { requeued } = await api.call("replayDestination", {
+              ...params,
+              body: { failed: true },
+            });
+            return `${d.name}: ${requeued} failed forward${requeued === 1 ? "" : "s"} queued again.`;
+          })
+        }
+      >
+        Replay failed
+      </button>
+    </>
   );
 }
