@@ -170,6 +170,7 @@ function requestOf(op: string, route: AdminRoute, target: Customer) {
     recoverSubscription: { since: "2020-01-01T00:00:00Z" },
     disableSubscription: { reason: "probe" },
     publishEvent: JSON.stringify({ id: 3, name: "probe" }),
+    publishEvents: { events: [{ payload: { id: 4, name: "probe" } }] },
   };
   const query =
     op === "listSubscriptions"
