@@ -43,7 +43,11 @@ export async function consume(deps: ConsumeDeps, options: ConsumeOptions): Promi
   if (options === null || typeof options !== "object" || typeof options.handler !== "function") {
     throw new StoreInputError("invalid_argument", "consume needs a handler function.");
   }
-  const name = `${CONSUMER_SCHEME}${options.name ?? CONSUME_DEFAULTS.name}`;
+  const given = options.name ?? CONSUME_DEFAULTS.name;
+  if (typeof given !== "string" || given.length === 0) {
+    throw new StoreInputError("invalid_name", "A consumer's name must be a non-empty string.");
+  }
+  const name = `${CONSUMER_SCHEME}${given}`;
   const eventTypes = options.types === undefined || options.types === null ? null : [...options.types];
   const run = {
     handler: options.handler,

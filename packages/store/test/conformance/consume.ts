@@ -180,6 +180,9 @@ export function consumeConformance(backend: () => TestBackend): void {
       await expect(
         store.destinations.create({ name: "sneaky", url: "consumer:sneaky" }),
       ).rejects.toMatchObject({ code: "invalid_url" });
+      await expect(store.inbox.consume({ name: "", handler: () => {} })).rejects.toMatchObject({
+        code: "invalid_name",
+      });
       await store.close();
     }, 30_000);
   });
