@@ -33,6 +33,9 @@ export type {
   UpdateDestinationInput,
 } from "./api/destinations.js";
 export type {
+  ConsumedEvent,
+  ConsumeOptions,
+  Consumer,
   HeaderInput,
   Inbox,
   InboxEvent,

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, it } from "vitest";
 import { applicationConformance } from "./conformance/applications.js";
 import { backlogConformance } from "./conformance/backlog.js";
 import { batchConformance } from "./conformance/batch.js";
+import { consumeConformance } from "./conformance/consume.js";
 import { destinationConformance } from "./conformance/destinations.js";
 import { inboxConformance } from "./conformance/inbox.js";
 import { migrationConformance } from "./conformance/migrations.js";
@@ -38,6 +39,7 @@ for (const { name, create, skip } of BACKENDS) {
     outboxConformance(backend);
     batchConformance(backend);
     destinationConformance(backend);
+    consumeConformance(backend);
     migrationConformance(backend, create);
     backlogConformance(backend);
     retentionConformance(backend);

@@ -94,4 +94,56 @@ export interface Inbox {
   /** `true` if the event exists and was not processed before. */
   markProcessed(webhookId: string, at?: Date | number): Promise<boolean>;
   count(options?: { processed?: boolean | undefined }): Promise<number>;
+  /**
+   * Hands every event recorded from now on (of `types`) to `handler` in this process, on the outbox's engine: the
+   * consumer is a receiver target (`consumer:<name>`), so events fan out to it in the inbox's transaction like to a
+   * destination; its deliveries are claimed with a lease, `delivered` when the handler returns, retried on the
+   * schedule when it throws, `failed` when exhausted. Processes consuming the same name share the work. Resolves
+   * once the consumer is registered.
+   */
+  consume(options: ConsumeOptions): Promise<Consumer>;
+}
+
+/** An event as `inbox.consume` hands it to its handler. */
+export interface ConsumedEvent {
+  /** The provider's `webhook-id`. */
+  id: string;
+  type: string;
+  /** The exact bytes received. */
+  body: Uint8Array;
+  receivedAt: Date;
+  /** 1 on the first call for this event, then 2, 3… on retries. */
+  attempt: number;
+  /** The body parsed as JSON (throws on a body that is not JSON). */
+  json(): unknown;
+}
+
+/** What `inbox.consume` runs. */
+export interface ConsumeOptions {
+  handler: (event: ConsumedEvent) => unknown;
+  /** Which consumer: processes with the same name share its events. Default `default`. */
+  name?: string | undefined;
+  /** Event types handed over; absent or `null`: every type. */
+  types?: readonly string[] | null | undefined;
+  /** Handlers running at once in this process. Default 1. */
+  concurrency?: number | undefined;
+  /** Stops claiming; `Consumer.stopped` resolves once the handlers in flight have finished. */
+  signal?: AbortSignal | undefined;
+  /** How long a claimed event is this process's before another may take it (longer than a handler runs). Default 30 s. */
+  leaseMs?: number | undefined;
+  /** Retry delays (core's `NextAttemptOptions.schedule`). Default core's standard schedule. */
+  schedule?: readonly number[] | undefined;
+  /** How long an idle consumer waits before claiming again (ms). Default 250. */
+  pollMs?: number | undefined;
+  /** Called with an error the loop carries on after (an outcome that could not be recorded). */
+  onError?: ((error: unknown) => void) | undefined;
+}
+
+/** A running consumer. */
+export interface Consumer {
+  /** Its target id (`dst_…`): `outbox.listDeliveries({ subscriptionId: id, state: "failed" })` lists its failures. */
+  id: string;
+  name: string;
+  /** Resolves when `signal` aborted and the handlers in flight finished; rejects if a claim fails. */
+  stopped: Promise<void>;
 }

@@ -191,6 +191,11 @@ export interface ClaimOptions {
    * then return fewer than `limit` while more is due. Default: no cap.
    */
   maxPerSubscription?: number | undefined;
+  /**
+   * Scope `receiver` only: claim only this target's deliveries — an in-process consumer's (`inbox.consume`). Without
+   * it, a receiver's claim never takes a consumer's deliveries (they are not HTTP).
+   */
+  target?: string | undefined;
 }
 
 /** One HTTP attempt, as logged. */

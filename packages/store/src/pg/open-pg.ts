@@ -3,6 +3,7 @@ import { createMessageIdGenerator } from "@plant-store/core";
 import type pg from "pg";
 import type { Store } from "../api/store.js";
 import type { OpenStoreOptions, ResolvedOptions } from "../options.js";
+import { consume } from "../shared/consume.js";
 import { ForwardGate } from "../shared/forward-gate.js";
 import { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
@@ -45,14 +46,15 @@ export async function openPgStore(
   const ctx = pgContext(pool, schema, pgListenerConfig(options, pool), resolved, box, closing.signal);
   const inbox = createPgInbox(ctx);
   const outbox = createPgOutbox(ctx);
+  const destinations = createPgDestinations(ctx);
   let closed: Promise<void> | undefined;
   return {
     backend: "postgres",
-    inbox,
+    inbox: { ...inbox, consume: (options) => consume({ destinations, outbox }, options) },
     subscriptions: createPgSubscriptions(ctx),
     applications: createPgApplications(ctx),
     outbox,
-    destinations: createPgDestinations(ctx),
+    destinations,
     ping: () => pingPg(ctx),
     purge: (options) => purgePg(ctx, options),
     close() {

@@ -195,7 +195,7 @@ ORDER BY due_at, id LIMIT 1`;
 /** The destinations' claim, step one: every destination's claim columns, locked against other claims. */
 export const destinationClaimRowsSql = (
   s: string,
-) => `SELECT id, enabled, paused, ordered, max_in_flight, rate_limit,
+) => `SELECT id, url, enabled, paused, ordered, max_in_flight, rate_limit,
   next_send_at FROM ${s}.subscriptions WHERE id >= 'dst_' AND id < 'dst\`' FOR NO KEY UPDATE`;
 
 /** Step two: due rows of destinations in due order. Params: now, ids to skip, scan. */

@@ -17,7 +17,7 @@ import { type InboxRow, type PendingInboxRow, storedInboxEvent, toInboxEvent } f
 import { type PgContext, query } from "./context.js";
 
 /** The inbox plus `drain()`, which `close()` awaits. */
-export interface PgInbox extends Inbox {
+export interface PgInbox extends Omit<Inbox, "consume"> {
   drain(): Promise<void>;
 }
 

@@ -65,8 +65,8 @@ async function claimIn(ctx: PgContext, client: PoolClient, plan: ClaimPlan): Pro
   const at = ctx.options.now();
   const targets = await query<TargetClaimRow>(ctx, destinationClaimRowsSql(s), [], client);
   if (targets.length === 0) return [];
-  const skip = [...plan.skip, ...skippedTargets(targets, at, rateHorizonMs(plan.leaseMs))];
-  // Every destination skipped (paused, rate-limited, at its cap): their backlog is not walked for nothing.
+  const skip = [...plan.skip, ...skippedTargets(targets, at, rateHorizonMs(plan.leaseMs), plan.target)];
+  // Every destination skipped (paused, rate-limited, at its cap, a consumer or not the claim's target): their backlog is not walked for nothing.
   if (targets.every((t) => skip.includes(t.id))) return [];
   const due = await query<{ id: string; subscription_id: string }>(
     ctx,

@@ -1,6 +1,6 @@
 import type { ClaimOptions, TargetScope } from "../api/outbox.js";
 import { StoreInputError } from "../errors.js";
-import { checkScope } from "./target-scope.js";
+import { checkClaimTarget, checkScope } from "./target-scope.js";
 import { checkKey, checkPositiveInt } from "./validate.js";
 
 /** Most deliveries one claim hands out. */
@@ -13,6 +13,8 @@ export interface ClaimPlan {
   workerId: string;
   /** Whose deliveries: the sender's subscriptions or the receiver's destinations. */
   scope: TargetScope;
+  /** The one target claimed (an in-process consumer), or `null`: every target of the scope but consumers. */
+  target: string | null;
   /** Subscription ids not to claim. */
   skip: readonly string[];
   /** Per-subscription cap within this claim (`limit` when there is none). */
@@ -50,7 +52,17 @@ export function claimPlan(limit: number, options: ClaimOptions): ClaimPlan {
       ? capped
       : Math.min(capped, checkPositiveInt(options.maxPerSubscription, "max per subscription"));
   const scope = checkScope(options.scope);
-  return { limit: capped, leaseMs, workerId, scope, skip, cap, scan: cap < capped ? capped + cap : capped };
+  const target = checkClaimTarget(options.target, scope);
+  return {
+    limit: capped,
+    leaseMs,
+    workerId,
+    scope,
+    target,
+    skip,
+    cap,
+    scan: cap < capped ? capped + cap : capped,
+  };
 }
 
 /**

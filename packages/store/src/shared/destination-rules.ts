@@ -8,7 +8,7 @@ import type {
 import { StoreConflictError, StoreInputError } from "../errors.js";
 import type { SecretBox } from "./secret-box.js";
 import { type StoredSecret, sealSecrets, storedSecrets } from "./subscription-codec.js";
-import { TARGET_ID_PREFIX } from "./target-scope.js";
+import { isConsumerUrl, TARGET_ID_PREFIX } from "./target-scope.js";
 import { toDate } from "./time.js";
 import { checkEventTypes } from "./validate.js";
 
@@ -148,6 +148,10 @@ const NO_OPTIONS: EndpointOptions = {
   timeoutMs: null,
 };
 
+/** Whether a create names an in-process consumer: name and url both `consumer:<name>` (shared/target-scope.ts). */
+const isConsumerRow = (input: CreateDestinationInput): boolean =>
+  typeof input.url === "string" && isConsumerUrl(input.url) && input.name === input.url;
+
 /**
  * A new destination's columns and its sealed secret (the given one, or a generated `whsec_`).
  *
@@ -167,7 +171,7 @@ export function newDestinationColumns(
   }
   const columns = {
     name: checkName(input.name),
-    url: checkDestinationUrl(input.url),
+    url: isConsumerRow(input) ? input.url : checkDestinationUrl(input.url),
     eventTypes: checkEventTypes(input.eventTypes),
     ...optionColumns(input, NO_OPTIONS),
   };

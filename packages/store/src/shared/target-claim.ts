@@ -1,8 +1,10 @@
 import type { ClaimPlan } from "./claim-plan.js";
+import { isConsumerUrl } from "./target-scope.js";
 
 /** What a claim of destinations reads of each target of its scope (both backends; pg numbers may be strings). */
 export interface TargetClaimRow {
   id: string;
+  url: string;
   enabled: number | boolean;
   paused: number | boolean;
   ordered: number | boolean;
@@ -34,13 +36,19 @@ const flag = (value: number | boolean) => value === true || value === 1;
 export const rateHorizonMs = (leaseMs: number): number => Math.min(1000, Math.floor(leaseMs / 2));
 
 /**
- * Targets whose rows this claim need not look at: paused ones, and rate-limited ones whose next send time is beyond
- * the horizon.
+ * Targets whose rows this claim need not look at: with a claim `target` (`only`), every other one; without, every
+ * in-process consumer (not HTTP); then paused ones, and rate-limited ones whose next send time is beyond the horizon.
  */
-export function skippedTargets(targets: readonly TargetClaimRow[], at: number, horizonMs: number): string[] {
+export function skippedTargets(
+  targets: readonly TargetClaimRow[],
+  at: number,
+  horizonMs: number,
+  only: string | null,
+): string[] {
   const skip: string[] = [];
   for (const t of targets) {
-    if (flag(t.paused)) skip.push(t.id);
+    if (only === null ? isConsumerUrl(t.url) : t.id !== only) skip.push(t.id);
+    else if (flag(t.paused)) skip.push(t.id);
     else if (t.rate_limit !== null && Number(t.next_send_at) > at + horizonMs) skip.push(t.id);
   }
   return skip;

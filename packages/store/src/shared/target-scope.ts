@@ -33,6 +33,28 @@ export function checkScope(value: unknown): TargetScope {
   throw new StoreInputError("invalid_scope", `scope must be one of ${TARGET_SCOPES.join(", ")}.`);
 }
 
+/**
+ * The URL scheme that marks a receiver target as an in-process consumer (`inbox.consume`), not an HTTP destination:
+ * its row is `{ name: "consumer:<name>", url: "consumer:<name>" }`. Events fan out to it like to any destination;
+ * only a claim naming it as its `target` takes its deliveries.
+ */
+export const CONSUMER_SCHEME = "consumer:";
+
+/** Whether a target's url marks an in-process consumer. */
+export const isConsumerUrl = (url: string): boolean => url.startsWith(CONSUMER_SCHEME);
+
+/** A claim's `target` option checked: absent → `null`; only a receiver's claim may name one. */
+export function checkClaimTarget(value: unknown, scope: TargetScope): string | null {
+  if (value === undefined) return null;
+  if (scope !== "receiver" || typeof value !== "string" || !inScope(value, scope)) {
+    throw new StoreInputError(
+      "invalid_target",
+      "target must be a receiver target id (dst_…) of a receiver claim.",
+    );
+  }
+  return value;
+}
+
 /** Whether a target id belongs to `scope`. */
 export const inScope = (id: string, scope: TargetScope): boolean => id.startsWith(TARGET_ID_PREFIX[scope]);
 

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import type { Store } from "../api/store.js";
 import { StoreUnavailableError } from "../errors.js";
 import type { ResolvedOptions } from "../options.js";
+import { consume } from "../shared/consume.js";
 import { ForwardGate } from "../shared/forward-gate.js";
 import { Notifier } from "../shared/notifier.js";
 import type { SecretBox } from "../shared/secret-box.js";
@@ -34,14 +35,15 @@ export function openSqliteStore(given: string, options: ResolvedOptions, box: Se
   const ctx = sqliteContext(db, path, options, box, closing.signal);
   const inbox = createSqliteInbox(ctx);
   const outbox = createSqliteOutbox(ctx);
+  const destinations = createSqliteDestinations(ctx);
   let closed: Promise<void> | undefined;
   return {
     backend: "sqlite",
-    inbox,
+    inbox: { ...inbox, consume: (options) => consume({ destinations, outbox }, options) },
     subscriptions: createSqliteSubscriptions(ctx),
     applications: createSqliteApplications(ctx),
     outbox,
-    destinations: createSqliteDestinations(ctx),
+    destinations,
     ping: () => runSqlite(ctx, () => pingSqlite(db, path, options.minFreeDiskBytes)),
     purge: (options) => runSqlite(ctx, () => purgeSqlite(ctx, options)),
     close() {

@@ -29,7 +29,7 @@ ORDER BY d.due_at, d.id LIMIT ?`;
 /**
  * The destinations' claim, step one: every destination's claim columns (a handful of rows, read whole).
  */
-export const DESTINATION_CLAIM_ROWS = `SELECT id, enabled, paused, ordered, max_in_flight, rate_limit, next_send_at
+export const DESTINATION_CLAIM_ROWS = `SELECT id, url, enabled, paused, ordered, max_in_flight, rate_limit, next_send_at
 FROM subscriptions WHERE id >= 'dst_' AND id < 'dst\`'`;
 
 /**

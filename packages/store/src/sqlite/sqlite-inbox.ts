@@ -17,7 +17,7 @@ import { runSqlite, type SqliteContext } from "./context.js";
 import { commitInboxRows, createSqliteInboxWriter, type SqliteInboxWriter } from "./sqlite-inbox-write.js";
 
 /** The inbox plus `drain()`, which `close()` awaits so no acknowledged-to-be write is lost. */
-export interface SqliteInbox extends Inbox {
+export interface SqliteInbox extends Omit<Inbox, "consume"> {
   drain(): Promise<void>;
 }
 

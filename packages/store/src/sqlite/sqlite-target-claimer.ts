@@ -55,8 +55,8 @@ export function createSqliteTargetClaimer(
   return ctx.db.transaction((plan: ClaimPlan, at: number): ClaimedDelivery[] => {
     const targets = ctx.sql(DESTINATION_CLAIM_ROWS).all() as TargetClaimRow[];
     if (targets.length === 0) return [];
-    const skip = [...plan.skip, ...skippedTargets(targets, at, rateHorizonMs(plan.leaseMs))];
-    // Every destination skipped (paused, rate-limited, at its cap): their backlog is not walked for nothing.
+    const skip = [...plan.skip, ...skippedTargets(targets, at, rateHorizonMs(plan.leaseMs), plan.target)];
+    // Every destination skipped (paused, rate-limited, at its cap, a consumer or not the claim's target): their backlog is not walked for nothing.
     if (targets.every((t) => skip.includes(t.id))) return [];
     const candidates = (
       ctx.sql(DESTINATION_DUE).raw(true).all(at, JSON.stringify(skip), plan.scan) as [number, string][]
