@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { createSecret, createToken } from "@plant-store/core";
@@ -55,7 +55,12 @@ describe("adding a webhook takes only the documented steps", { timeout: 240_000 
     const build = await sh(pnpm, ["--filter", "@plant-store/spec", "build"]);
     expect(build.code, build.output).toBe(0);
 
-    // Step 3: the contract gate asks for a changeset, and takes a minor one.
+    // Step 3: the contract gate asks for a changeset, and takes a minor one. As right after a release: no pending
+    // changeset names the spec yet (one that did would already cover the new webhook).
+    for (const file of readdirSync(join(copy, ".changeset")).filter((name) => name.endsWith(".md"))) {
+      const path = join(copy, ".changeset", file);
+      if (readFileSync(path, "utf8").includes('"@plant-store/spec"')) rmSync(path);
+    }
     const gate = () => sh(process.execPath, ["contracts/src/bin.mjs", "check"]);
     const refused = await gate();
     expect(refused.code).toBe(1);
