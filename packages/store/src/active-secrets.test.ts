@@ -44,6 +44,8 @@ describe("active secrets", () => {
       uid: null,
       description: "",
       metadata: "{}",
+      rate_limit: null,
+      headers: null,
     } satisfies SubscriptionRow;
     const subscription = decodeSubscription(box, row);
     for (const now of [0, 999, 1000, 1999, 2000, 3000]) {

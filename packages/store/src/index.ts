@@ -100,9 +100,9 @@ export {
 export {
   checkDestinationUrl,
   MAX_IN_FLIGHT,
-  MAX_RATE_LIMIT,
   MAX_TARGET_TIMEOUT_MS,
 } from "./shared/destination-rules.js";
+export { MAX_RATE_LIMIT } from "./shared/endpoint-options.js";
 export { FORWARD_GATE_TTL_MS, forwardMessageId } from "./shared/forward-gate.js";
 export { KEPT_HEADERS } from "./shared/headers.js";
 export { PURGE_BATCH_SIZE } from "./shared/purge.js";

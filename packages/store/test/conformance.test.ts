@@ -8,6 +8,7 @@ import { inboxConformance } from "./conformance/inbox.js";
 import { migrationConformance } from "./conformance/migrations.js";
 import { outboxConformance } from "./conformance/outbox.js";
 import { retentionConformance } from "./conformance/retention.js";
+import { subscriptionOptionConformance } from "./conformance/subscription-options.js";
 import { subscriptionConformance } from "./conformance/subscriptions.js";
 import { BACKENDS, type TestBackend } from "./support/backends.js";
 
@@ -35,6 +36,7 @@ for (const { name, create, skip } of BACKENDS) {
     const backend = () => current as TestBackend;
     inboxConformance(backend);
     subscriptionConformance(backend);
+    subscriptionOptionConformance(backend);
     applicationConformance(backend);
     outboxConformance(backend);
     batchConformance(backend);

@@ -36,6 +36,16 @@ export interface Subscription {
   eventTypes: string[] | null;
   disabledReason: string | null;
   disabledAt: Date | null;
+  /**
+   * Most attempts started per second, across every sender process sharing the database (the claim hands out send
+   * times from the subscription's row); `null` = no limit.
+   */
+  rateLimit: number | null;
+  /**
+   * Added to every attempt (names lower case); never one of core's `REFUSED_TARGET_HEADERS` nor `authorization`
+   * (the subscription's bearer token is sent in it).
+   */
+  headers: Record<string, string>;
   /** Start of the current failure streak (first failed attempt since the last success), for auto-disable. */
   failingSince: Date | null;
   createdAt: Date;
@@ -65,6 +75,10 @@ export interface CreateSubscriptionInput {
    * absent for every type. The store does not check them against a catalog (the caller does).
    */
   eventTypes?: readonly string[] | null | undefined;
+  /** Attempts per second (1/3600 to `MAX_RATE_LIMIT`); `null`/absent = no limit. */
+  rateLimit?: number | null | undefined;
+  /** Added to every attempt; `null`/absent = none. */
+  headers?: Readonly<Record<string, string>> | null | undefined;
 }
 
 export interface UpdateSubscriptionInput {
@@ -79,6 +93,10 @@ export interface UpdateSubscriptionInput {
   /** Replaces the filter; `null` = every event type from now on. */
   eventTypes?: readonly string[] | null | undefined;
   signing?: SigningScheme | undefined;
+  /** `null` removes the limit. */
+  rateLimit?: number | null | undefined;
+  /** Replaces the whole set; `null` or `{}` removes them. */
+  headers?: Readonly<Record<string, string>> | null | undefined;
 }
 
 /**

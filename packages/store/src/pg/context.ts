@@ -4,6 +4,7 @@ import { StoreError, StoreUnavailableError, storeClosedError } from "../errors.j
 import type { ResolvedOptions } from "../options.js";
 import type { ForwardGate } from "../shared/forward-gate.js";
 import type { Notifier } from "../shared/notifier.js";
+import type { RateLimitedGate } from "../shared/rate-limited-gate.js";
 import type { SecretBox } from "../shared/secret-box.js";
 import { holdClient } from "./held-client.js";
 import type { PgListener } from "./listener.js";
@@ -21,6 +22,8 @@ export interface PgContext {
   outboxWork: Notifier<void>;
   /** Whether the inbox's writes look for destinations to forward to. */
   forwardGate: ForwardGate;
+  /** Which sender subscriptions have a rate limit (their rows go to the options claim). */
+  rateGate: RateLimitedGate;
   listener: PgListener;
   nextId: () => string;
 }

@@ -6,6 +6,7 @@ import type { OpenStoreOptions, ResolvedOptions } from "../options.js";
 import { consume } from "../shared/consume.js";
 import { ForwardGate } from "../shared/forward-gate.js";
 import { Notifier } from "../shared/notifier.js";
+import { RateLimitedGate } from "../shared/rate-limited-gate.js";
 import type { SecretBox } from "../shared/secret-box.js";
 import type { PgContext } from "./context.js";
 import { PgListener } from "./listener.js";
@@ -105,6 +106,7 @@ function pgContext(
     inboxSeqs,
     outboxWork,
     forwardGate: new ForwardGate(Date.now),
+    rateGate: new RateLimitedGate(Date.now),
     listener,
     nextId: createMessageIdGenerator({ now: resolved.now }),
   };

@@ -36,7 +36,8 @@ FROM counted`;
  * (state 'leased', due_at = lease expiry in the past) are reclaimed by the same query. Subscriptions the
  * worker cannot serve now are skipped, and at most a cap per subscription is taken from the first `scan`
  * candidates (the others' row locks end with the statement). Candidates of a disabled subscription (a lease that
- * expired or was released after the disable) are failed, never leased.
+ * expired or was released after the disable) are failed, never leased; those of a rate-limited one are passed over
+ * (the options claim, `claimLimitedSubscriptions`, takes them), so a limit holds even before this process knows of it.
  * Params: now, limit, lease expiry, worker id, lease token, subscription ids to skip, scan, cap, the error of a
  * failed candidate (`DISABLED_REASON`).
  */
@@ -48,17 +49,18 @@ WITH candidates AS (
   ORDER BY due_at, id
   LIMIT $7
   FOR UPDATE SKIP LOCKED
-), disabled AS (
-  SELECT c.id FROM candidates c JOIN ${s}.subscriptions sub ON sub.id = c.subscription_id WHERE NOT sub.enabled
+), passed AS (
+  SELECT c.id, sub.enabled FROM candidates c JOIN ${s}.subscriptions sub ON sub.id = c.subscription_id
+  WHERE NOT sub.enabled OR sub.rate_limit IS NOT NULL
 ), dropped AS (
   UPDATE ${s}.deliveries d
   SET state = 'failed', due_at = $1, lease_owner = NULL, lease_token = NULL, last_error = $9,
       finished_at = $1, updated_at = $1
-  FROM disabled WHERE d.id = disabled.id
+  FROM passed WHERE d.id = passed.id AND NOT passed.enabled
 ), due AS (
   SELECT id, due_at, attempts FROM (
     SELECT c.*, row_number() OVER (PARTITION BY subscription_id ORDER BY due_at, id) AS nth FROM candidates c
-    WHERE c.id NOT IN (SELECT id FROM disabled)
+    WHERE c.id NOT IN (SELECT id FROM passed)
   ) ranked
   WHERE nth <= $8
   ORDER BY due_at, id
@@ -70,7 +72,8 @@ WITH candidates AS (
   RETURNING d.id, d.message_id, d.subscription_id, due.due_at AS was_due, due.attempts
 )
 SELECT l.id, l.was_due, l.attempts, m.id AS message_id, m.event_type, m.body, m.created_at, m.trace_context,
-       sub.id AS subscription_id, sub.url, sub.token, sub.secrets::text AS secrets, sub.signing
+       sub.id AS subscription_id, sub.url, sub.token, sub.secrets::text AS secrets, sub.signing,
+       sub.headers::text AS headers
 FROM leased l
 JOIN ${s}.messages m ON m.id = l.message_id
 JOIN ${s}.subscriptions sub ON sub.id = l.subscription_id
@@ -242,3 +245,19 @@ WHERE id = ANY($1::bigint[])`;
 /** Rate-limited destinations' next send times. Params: ids, times. */
 export const setNextSendSql = (s: string) => `UPDATE ${s}.subscriptions sub SET next_send_at = v.at
 FROM unnest($1::text[], $2::bigint[]) AS v(id, at) WHERE sub.id = v.id`;
+
+/** The sender's subscriptions with a rate limit (read at most once a second per process: `RateLimitedGate`). */
+export const rateLimitedSql = (s: string) => `SELECT id FROM ${s}.subscriptions
+WHERE ${scopeSql("id", "sender")} AND rate_limit IS NOT NULL ORDER BY id`;
+
+/**
+ * The options claim of rate-limited subscriptions, step one: their claim columns, locked against other senders'
+ * claims in id order. Param: ids.
+ */
+export const limitedClaimRowsSql = (s: string) => `SELECT id, url, enabled, paused, ordered, max_in_flight,
+  rate_limit, next_send_at FROM ${s}.subscriptions WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE`;
+
+/** Step two: their due rows in due order. Params: now, ids, scan. */
+export const limitedDueSql = (s: string) => `SELECT id, subscription_id FROM ${s}.deliveries
+WHERE state IN ('pending', 'leased') AND due_at <= $1 AND subscription_id = ANY($2::text[])
+ORDER BY due_at, id LIMIT $3 FOR UPDATE SKIP LOCKED`;

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { ClaimedDelivery, ClaimOptions } from "../api/outbox.js";
 import type { SigningScheme } from "../api/subscriptions.js";
-import { claimPlan } from "../shared/claim-plan.js";
+import { type ClaimPlan, claimPlan } from "../shared/claim-plan.js";
 import { claimedSubscriptions } from "../shared/claimed-subscription.js";
 import { DISABLED_REASON } from "../shared/outcomes.js";
 import { traceCarrierOf } from "../shared/rows.js";
 import { type PgContext, query } from "./context.js";
-import { claimSql, compactCountsSql } from "./outbox-sql.js";
-import { claimDestinations } from "./pg-target-claim.js";
+import { claimSql, compactCountsSql, rateLimitedSql } from "./outbox-sql.js";
+import { claimDestinations, claimLimitedSubscriptions } from "./pg-target-claim.js";
 
 /** Claims between two compactions of the append-only counter deltas. */
 const COMPACT_EVERY = 500;
@@ -28,6 +28,8 @@ interface ClaimRow {
   /** jsonb as text: parsed once per subscription of the claim, not once per row. */
   secrets: string;
   signing: SigningScheme;
+  /** jsonb as text, NULL for none. */
+  headers: string | null;
 }
 
 /** What the claim shares with the rest of the outbox: the notifier generation it saw, and the compaction count. */
@@ -38,7 +40,10 @@ export interface PgClaimState {
 
 /**
  * The PostgreSQL outbox's `claim`: ONE statement (`claimSql`) selects due rows with `FOR UPDATE SKIP LOCKED` and
- * leases them; every {@link COMPACT_EVERY} claims the counter deltas are folded first.
+ * leases them; every {@link COMPACT_EVERY} claims the counter deltas are folded first. While sender subscriptions
+ * have a rate limit (`ctx.rateGate`), that statement passes over them and a second transaction claims their rows
+ * with the endpoint options applied (`claimLimitedSubscriptions`, the destinations' rule); with none, the claim is
+ * the one statement alone.
  *
  * @example
  * ```ts
@@ -50,12 +55,29 @@ export function pgClaimer(
   ctx: PgContext,
   state: PgClaimState,
 ): (limit: number, options: ClaimOptions) => Promise<ClaimedDelivery[]> {
-  const statement = claimSql(ctx.s);
-  const compact = compactCountsSql(ctx.s);
+  const claimDue = dueClaimer(ctx, state);
+  const rateLimited = rateLimitedSql(ctx.s);
   return async (limit, options) => {
     const plan = claimPlan(limit, options);
     state.claimGeneration = ctx.outboxWork.generation;
     if (plan.scope === "receiver") return claimDestinations(ctx, plan);
+    const gate = ctx.rateGate;
+    if (gate.stale()) gate.read((await query<{ id: string }>(ctx, rateLimited)).map((r) => r.id));
+    if (!gate.open) return claimDue(plan);
+    const limited = gate.ids;
+    const claimed = await claimDue({ ...plan, skip: [...plan.skip, ...limited] });
+    if (claimed.length >= plan.limit) return claimed;
+    const rest = { ...plan, limit: plan.limit - claimed.length };
+    for (const delivery of await claimLimitedSubscriptions(ctx, rest, limited)) claimed.push(delivery);
+    return claimed;
+  };
+}
+
+/** The one-statement claim of a plan's due rows (those of rate-limited subscriptions passed over). */
+function dueClaimer(ctx: PgContext, state: PgClaimState): (plan: ClaimPlan) => Promise<ClaimedDelivery[]> {
+  const statement = claimSql(ctx.s);
+  const compact = compactCountsSql(ctx.s);
+  return async (plan) => {
     if (++state.claimsSinceCompaction >= COMPACT_EVERY) {
       state.claimsSinceCompaction = 0;
       await query(ctx, compact);

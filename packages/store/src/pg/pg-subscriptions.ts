@@ -38,10 +38,15 @@ const SENDER = "id >= 'sub_' AND id < 'sub`'";
  */
 export function createPgSubscriptions(ctx: PgContext): Subscriptions {
   return {
-    create: (input) => createSubscription(ctx, input),
+    create: (input) => limitChange(ctx, input, createSubscription(ctx, input)),
     get: (id) => getSubscription(ctx, id),
     list: (options = {}) => listSubscriptions(ctx, options.enabled),
-    update: (id, patch) => transaction(ctx, (client) => updateSubscription(ctx, client, id, patch)),
+    update: (id, patch) =>
+      limitChange(
+        ctx,
+        patch,
+        transaction(ctx, (client) => updateSubscription(ctx, client, id, patch)),
+      ),
     rotateSecret: (id, secret, options = {}) =>
       transaction(ctx, (client) => rotateSecret(ctx, client, id, secret, checkGraceMs(options.graceMs))),
     disable: (id, reason) =>
@@ -53,6 +58,12 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
     delete: (id) => transaction(ctx, (client) => deleteSubscription(ctx, client, id), { bulk: true }),
     disableFailing: (forMs, reason) => disableFailing(ctx, forMs, reason),
   };
+}
+
+/** A change that may set or clear a rate limit: this process's claims look at the limits again after it. */
+function limitChange<T>(ctx: PgContext, input: { rateLimit?: unknown }, change: Promise<T>): Promise<T> {
+  if (input?.rateLimit === undefined) return change;
+  return change.finally(() => ctx.rateGate.invalidate());
 }
 
 /** Decodes the row a statement returned (`RETURNING *` of a row known to exist). */
@@ -68,8 +79,8 @@ async function createSubscription(ctx: PgContext, input: CreateSubscriptionInput
   const rows = await query<SubscriptionRow>(
     ctx,
     `INSERT INTO ${ctx.s}.subscriptions (id, url, token, secrets, enabled, event_types, created_at, updated_at, signing,
-       application_id, uid, description, metadata)
-     SELECT $1, $2, $3, $4, $5, $7, $6, $6, $8, a.id, $10, $11, $12 FROM ${ctx.s}.applications a WHERE a.id = $9
+       application_id, uid, description, metadata, rate_limit, headers)
+     SELECT $1, $2, $3, $4, $5, $7, $6, $6, $8, a.id, $10, $11, $12, $13, $14 FROM ${ctx.s}.applications a WHERE a.id = $9
      RETURNING *`,
     [
       id,
@@ -84,6 +95,8 @@ async function createSubscription(ctx: PgContext, input: CreateSubscriptionInput
       columns.uid,
       columns.description,
       columns.metadata,
+      columns.rateLimit,
+      columns.headers,
     ],
   ).catch((error: unknown) => {
     throw uidConflict(error, "subscription");
@@ -137,7 +150,7 @@ async function updateSubscription(
   const rows = await query<SubscriptionRow>(
     ctx,
     `UPDATE ${ctx.s}.subscriptions SET url = $2, token = $3, secrets = $4, updated_at = $5, event_types = $6, signing = $7,
-       uid = $8, description = $9, metadata = $10
+       uid = $8, description = $9, metadata = $10, rate_limit = $11, headers = $12
      WHERE id = $1 RETURNING *`,
     [
       id,
@@ -150,6 +163,8 @@ async function updateSubscription(
       columns.uid,
       columns.description,
       columns.metadata,
+      columns.rateLimit,
+      columns.headers,
     ],
     client,
   ).catch((error: unknown) => {

@@ -7,6 +7,7 @@ import { claimedSubscriptions } from "../shared/claimed-subscription.js";
 import { DISABLED_REASON } from "../shared/outcomes.js";
 import { traceCarrierOf } from "../shared/rows.js";
 import {
+  type DueCandidate,
   decideTargetClaim,
   rateHorizonMs,
   skippedTargets,
@@ -20,8 +21,16 @@ import {
   headsSql,
   inFlightSql,
   leaseForwardsSql,
+  limitedClaimRowsSql,
+  limitedDueSql,
   setNextSendSql,
 } from "./outbox-sql.js";
+
+/** A due row of a target (int8 as a string). */
+interface DueRow {
+  id: string;
+  subscription_id: string;
+}
 
 /** A row of `leaseForwardsSql` (int8 as strings). */
 interface ForwardRow {
@@ -57,25 +66,71 @@ interface ForwardRow {
  * ```
  */
 export function claimDestinations(ctx: PgContext, plan: ClaimPlan): Promise<ClaimedDelivery[]> {
-  return transaction(ctx, (client) => claimIn(ctx, client, plan));
+  return transaction(ctx, (client) => claimIn(ctx, client, plan, null));
 }
 
-async function claimIn(ctx: PgContext, client: PoolClient, plan: ClaimPlan): Promise<ClaimedDelivery[]> {
+/**
+ * The sender's claim of its rate-limited subscriptions `ids` (those the one-statement claim passes over): the same
+ * transaction as the destinations' — their rows locked `FOR NO KEY UPDATE` in id order (so the limit holds across
+ * senders), their due rows `FOR UPDATE SKIP LOCKED`, the same `decideTargetClaim` — over those subscriptions only.
+ *
+ * @example
+ * ```ts
+ * await claimLimitedSubscriptions(ctx, claimPlan(16, { leaseMs: 30_000, workerId: "w1" }), ["sub_1"]);
+ * ```
+ */
+export function claimLimitedSubscriptions(
+  ctx: PgContext,
+  plan: ClaimPlan,
+  ids: readonly string[],
+): Promise<ClaimedDelivery[]> {
+  return transaction(ctx, (client) => claimIn(ctx, client, plan, ids));
+}
+
+/** The targets of the claim (locked) and their due candidates, those skipped left out; `null` when none. */
+async function targetsAndDue(
+  ctx: PgContext,
+  client: PoolClient,
+  plan: ClaimPlan,
+  only: readonly string[] | null,
+  at: number,
+): Promise<{ targets: TargetClaimRow[]; candidates: DueCandidate[] } | null> {
+  const { s } = ctx;
+  const targets =
+    only === null
+      ? await query<TargetClaimRow>(ctx, destinationClaimRowsSql(s), [], client)
+      : await query<TargetClaimRow>(ctx, limitedClaimRowsSql(s), [only], client);
+  if (targets.length === 0) return null;
+  const skip = [...plan.skip, ...skippedTargets(targets, at, rateHorizonMs(plan.leaseMs), plan.target)];
+  // Every target skipped (paused, rate-limited, at its cap, a consumer or not the claim's target): their backlog is not walked for nothing.
+  if (targets.every((t) => skip.includes(t.id))) return null;
+  const due =
+    only === null
+      ? await query<DueRow>(ctx, destinationDueSql(s), [at, skip, plan.scan], client)
+      : await query<DueRow>(
+          ctx,
+          limitedDueSql(s),
+          [at, targets.filter((t) => !skip.includes(t.id)).map((t) => t.id), plan.scan],
+          client,
+        );
+  if (due.length === 0) return null;
+  return {
+    targets,
+    candidates: due.map((row) => ({ id: Number(row.id), subscriptionId: row.subscription_id })),
+  };
+}
+
+async function claimIn(
+  ctx: PgContext,
+  client: PoolClient,
+  plan: ClaimPlan,
+  only: readonly string[] | null,
+): Promise<ClaimedDelivery[]> {
   const { s } = ctx;
   const at = ctx.options.now();
-  const targets = await query<TargetClaimRow>(ctx, destinationClaimRowsSql(s), [], client);
-  if (targets.length === 0) return [];
-  const skip = [...plan.skip, ...skippedTargets(targets, at, rateHorizonMs(plan.leaseMs), plan.target)];
-  // Every destination skipped (paused, rate-limited, at its cap, a consumer or not the claim's target): their backlog is not walked for nothing.
-  if (targets.every((t) => skip.includes(t.id))) return [];
-  const due = await query<{ id: string; subscription_id: string }>(
-    ctx,
-    destinationDueSql(s),
-    [at, skip, plan.scan],
-    client,
-  );
-  if (due.length === 0) return [];
-  const candidates = due.map((row) => ({ id: Number(row.id), subscriptionId: row.subscription_id }));
+  const found = await targetsAndDue(ctx, client, plan, only, at);
+  if (found === null) return [];
+  const { targets, candidates } = found;
   const byId = new Map(targets.map((t) => [t.id, t]));
   const present = [...new Set(candidates.map((c) => c.subscriptionId))];
   const ordered = present.filter((id) => byId.get(id)?.ordered === true);

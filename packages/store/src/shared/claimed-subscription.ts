@@ -11,7 +11,7 @@ export interface ClaimedSubscriptionRow {
   token: string;
   secrets: string;
   signing: SigningScheme;
-  /** A destination's endpoint options (absent for a subscription: the sender does not read them yet). */
+  /** The target's extra headers (JSON text or jsonb, NULL for none); the other options a destination's only. */
   headers?: string | Record<string, string> | null;
   timeout_ms?: number | string | null;
   max_in_flight?: number | string | null;
@@ -21,7 +21,7 @@ export interface ClaimedSubscriptionRow {
 const numberOrNull = (value: number | string | null | undefined) =>
   value === null || value === undefined ? null : Number(value);
 
-/** The options of a claimed target from its row (a destination's; a subscription has none yet). */
+/** The options of a claimed target from its row (a subscription's claim reads only its headers). */
 function targetOptions(
   row: ClaimedSubscriptionRow,
 ): Pick<ClaimedTarget, "headers" | "timeoutMs" | "maxInFlight"> {

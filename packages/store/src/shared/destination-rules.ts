@@ -1,4 +1,4 @@
-import { createSecret, targetHeadersProblem } from "@plant-store/core";
+import { createSecret } from "@plant-store/core";
 import type {
   CreateDestinationInput,
   Destination,
@@ -6,15 +6,19 @@ import type {
   UpdateDestinationInput,
 } from "../api/destinations.js";
 import { StoreConflictError, StoreInputError } from "../errors.js";
+import {
+  checkNumber,
+  checkRateLimit,
+  checkTargetHeaders,
+  headersColumn,
+  headersOf,
+} from "./endpoint-options.js";
 import type { SecretBox } from "./secret-box.js";
 import { type StoredSecret, sealSecrets, storedSecrets } from "./subscription-codec.js";
 import { isConsumerUrl, TARGET_ID_PREFIX } from "./target-scope.js";
 import { toDate } from "./time.js";
 import { checkEventTypes } from "./validate.js";
 
-/** Most attempts per second a rate limit may allow; the least is one per hour. */
-export const MAX_RATE_LIMIT = 10_000;
-const MIN_RATE_LIMIT = 1 / 3600;
 /** Most attempts in flight one target may allow. */
 export const MAX_IN_FLIGHT = 1000;
 /** Longest attempt budget a target may set (ms). */
@@ -69,33 +73,6 @@ export function checkName(value: unknown): string {
   return value;
 }
 
-function checkNumber(
-  value: unknown,
-  what: string,
-  min: number,
-  max: number,
-  integer: boolean,
-): number | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {
-    throw new StoreInputError(`invalid_${what}`, `${what} must be a number from ${min} to ${max}, or null.`);
-  }
-  if (integer && !Number.isInteger(value)) {
-    throw new StoreInputError(`invalid_${what}`, `${what} must be a whole number, or null.`);
-  }
-  return value;
-}
-
-function checkHeaders(value: unknown): Record<string, string> {
-  if (value === null || value === undefined) return {};
-  const problem = targetHeadersProblem(value);
-  if (problem !== undefined) throw new StoreInputError("invalid_headers", problem);
-  const headers: Record<string, string> = {};
-  for (const [name, field] of Object.entries(value as Record<string, string>))
-    headers[name.toLowerCase()] = field;
-  return headers;
-}
-
 function checkFlag(value: unknown, what: string, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== "boolean")
@@ -122,17 +99,15 @@ function optionColumns(
   current: EndpointOptions,
 ) {
   const has = (key: keyof UpdateDestinationInput) => input[key] !== undefined;
-  const headers = has("headers") ? checkHeaders(input.headers) : current.headers;
+  const headers = has("headers") ? checkTargetHeaders(input.headers, false) : current.headers;
   return {
     paused: checkFlag(input.paused, "paused", current.paused),
     ordered: checkFlag(input.ordered, "ordered", current.ordered),
     maxInFlight: has("maxInFlight")
       ? checkNumber(input.maxInFlight, "maxInFlight", 1, MAX_IN_FLIGHT, true)
       : current.maxInFlight,
-    rateLimit: has("rateLimit")
-      ? checkNumber(input.rateLimit, "rateLimit", MIN_RATE_LIMIT, MAX_RATE_LIMIT, false)
-      : current.rateLimit,
-    headers: Object.keys(headers).length === 0 ? null : JSON.stringify(headers),
+    rateLimit: has("rateLimit") ? checkRateLimit(input.rateLimit) : current.rateLimit,
+    headers: headersColumn(headers),
     timeoutMs: has("timeoutMs")
       ? checkNumber(input.timeoutMs, "timeoutMs", 1, MAX_TARGET_TIMEOUT_MS, true)
       : current.timeoutMs,
@@ -234,7 +209,6 @@ const bool = (value: number | boolean) => value === true || value === 1;
 
 /** Row → public `Destination`, unsealing its secrets. */
 export function decodeDestination(box: SecretBox, row: DestinationRow): Destination {
-  const headers = typeof row.headers === "string" ? JSON.parse(row.headers) : (row.headers ?? {});
   return {
     id: row.id,
     name: row.name ?? row.id,
@@ -252,7 +226,7 @@ export function decodeDestination(box: SecretBox, row: DestinationRow): Destinat
     ordered: bool(row.ordered),
     maxInFlight: row.max_in_flight === null ? null : Number(row.max_in_flight),
     rateLimit: row.rate_limit === null ? null : Number(row.rate_limit),
-    headers,
+    headers: headersOf(row.headers),
     timeoutMs: row.timeout_ms === null ? null : Number(row.timeout_ms),
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),

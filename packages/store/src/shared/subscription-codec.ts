@@ -2,6 +2,7 @@ import { parseSecret, SIGNING_SCHEMES } from "@plant-store/core";
 import { isActiveSecret } from "../active-secrets.js";
 import type { SecretInput, SigningScheme, SigningSecret, Subscription } from "../api/subscriptions.js";
 import { StoreInputError } from "../errors.js";
+import { headersOf } from "./endpoint-options.js";
 import type { SecretBox } from "./secret-box.js";
 import { toDate, toMillis } from "./time.js";
 import { checkCredential } from "./validate.js";
@@ -24,6 +25,10 @@ export interface SubscriptionRow {
   disabled_reason: string | null;
   disabled_at: number | string | null;
   failing_since: number | string | null;
+  /** pg: a double, SQLite: REAL; NULL = no limit. */
+  rate_limit: number | string | null;
+  /** SQLite: JSON text; pg: jsonb; NULL = none. */
+  headers: string | Record<string, string> | null;
   created_at: number | string;
   updated_at: number | string;
 }
@@ -114,6 +119,8 @@ export function decodeSubscription(box: SecretBox, row: SubscriptionRow): Subscr
     eventTypes: eventTypesOf(row.event_types),
     disabledReason: row.disabled_reason,
     disabledAt: toDate(row.disabled_at),
+    rateLimit: row.rate_limit === null ? null : Number(row.rate_limit),
+    headers: headersOf(row.headers),
     failingSince: toDate(row.failing_since),
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),

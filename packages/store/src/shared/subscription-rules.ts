@@ -5,6 +5,7 @@ import type {
 } from "../api/subscriptions.js";
 import { StoreConflictError } from "../errors.js";
 import { checkMetadata, checkText, checkUid } from "./application-rules.js";
+import { checkRateLimit, checkTargetHeaders, headersColumn, headersOf } from "./endpoint-options.js";
 import type { SecretBox } from "./secret-box.js";
 import {
   checkSigning,
@@ -27,6 +28,9 @@ export interface SubscriptionColumns {
   secrets: string;
   eventTypes: string[] | null;
   signing: SigningScheme;
+  rateLimit: number | null;
+  /** JSON text, `null` for none. */
+  headers: string | null;
 }
 
 /**
@@ -64,6 +68,9 @@ export function createdColumns(
     secrets: JSON.stringify(sealSecrets(box, id, input.secrets ?? [], at)),
     eventTypes: checkEventTypes(input.eventTypes),
     signing: checkSigning(input.signing, "symmetric"),
+    rateLimit: checkRateLimit(input.rateLimit),
+    // The subscription's bearer token travels in `authorization`: its headers may not set it.
+    headers: headersColumn(checkTargetHeaders(input.headers, true)),
   };
 }
 
@@ -103,6 +110,16 @@ export function patchedColumns(
     eventTypes:
       patch.eventTypes === undefined ? eventTypesOf(current.event_types) : checkEventTypes(patch.eventTypes),
     signing: checkSigning(patch.signing, current.signing),
+    rateLimit:
+      patch.rateLimit === undefined
+        ? current.rate_limit === null
+          ? null
+          : Number(current.rate_limit)
+        : checkRateLimit(patch.rateLimit),
+    headers:
+      patch.headers === undefined
+        ? headersColumn(headersOf(current.headers))
+        : headersColumn(checkTargetHeaders(patch.headers, true)),
   };
 }
 

@@ -3,6 +3,7 @@ import { StoreError, StoreUnavailableError, storeClosedError } from "../errors.j
 import type { ResolvedOptions } from "../options.js";
 import type { ForwardGate } from "../shared/forward-gate.js";
 import type { Notifier } from "../shared/notifier.js";
+import type { RateLimitedGate } from "../shared/rate-limited-gate.js";
 import type { SecretBox } from "../shared/secret-box.js";
 
 /** What the SQLite inbox, subscriptions and outbox share. */
@@ -15,6 +16,8 @@ export interface SqliteContext {
   outboxWork: Notifier<void>;
   /** Whether the inbox's writes look for destinations to forward to. */
   forwardGate: ForwardGate;
+  /** Which sender subscriptions have a rate limit (their rows go to the options claim). */
+  rateGate: RateLimitedGate;
   /** Throws `store_file_replaced` once the database's path no longer names the open file (absent for :memory:). */
   checkFile: (() => void) | undefined;
   /** ULID-ordered ids from core's generator. */

@@ -7,6 +7,7 @@ import type { ResolvedOptions } from "../options.js";
 import { consume } from "../shared/consume.js";
 import { ForwardGate } from "../shared/forward-gate.js";
 import { Notifier } from "../shared/notifier.js";
+import { RateLimitedGate } from "../shared/rate-limited-gate.js";
 import type { SecretBox } from "../shared/secret-box.js";
 import { mapSqliteError, runSqlite, type SqliteContext } from "./context.js";
 import { migrateSqlite } from "./migrations.js";
@@ -98,6 +99,7 @@ function sqliteContext(
     inboxSeqs: new Notifier<number[]>(),
     outboxWork: new Notifier<void>(),
     forwardGate: new ForwardGate(Date.now),
+    rateGate: new RateLimitedGate(Date.now),
     nextId: createMessageIdGenerator({ now: options.now }),
     checkFile: path === ":memory:" ? undefined : fileReplacedCheck(path),
     sql(text) {

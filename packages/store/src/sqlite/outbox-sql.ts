@@ -1,4 +1,4 @@
-import { TARGET_ID_PREFIX } from "../shared/target-scope.js";
+import { scopeSql, TARGET_ID_PREFIX } from "../shared/target-scope.js";
 
 /**
  * The SQLite outbox statements whose plans matter (the 1M-row test EXPLAINs these exact texts), and the inbox's
@@ -13,14 +13,15 @@ import { TARGET_ID_PREFIX } from "../shared/target-scope.js";
  * Due rows in due order through the partial index `deliveries_due_idx`, each with its message (primary-key
  * lookup), so a claim runs one SELECT for the batch instead of one per row. Subscriptions the worker cannot
  * serve now are left out. With each row its subscription's `enabled`: a disabled subscription's rows (a lease
- * that expired or was released after the disable) are failed by the claim, never leased. Last, the message's trace
- * context (migration 5).
+ * that expired or was released after the disable) are failed by the claim, never leased. Then the message's trace
+ * context (migration 5), and whether the subscription has a rate limit (its rows are left to the options claim).
  * Params: now, subscription ids to skip (JSON array), limit.
  */
 export const CLAIM_DUE = `SELECT d.id, d.due_at, d.attempts, d.subscription_id, m.id AS message_id, m.event_type, m.body,
   m.created_at,
   s.enabled,
-  m.trace_context
+  m.trace_context,
+  s.rate_limit IS NOT NULL AS limited
 FROM deliveries d JOIN messages m ON m.id = d.message_id JOIN subscriptions s ON s.id = d.subscription_id
 WHERE d.state IN ('pending', 'leased') AND d.due_at <= ? AND substr(d.subscription_id, 1, 4) = '${TARGET_ID_PREFIX.sender}'
   AND d.subscription_id NOT IN (SELECT value FROM json_each(?))
@@ -39,6 +40,19 @@ FROM subscriptions WHERE id >= 'dst_' AND id < 'dst\`'`;
 export const DESTINATION_DUE = `SELECT d.id, d.subscription_id FROM deliveries d
 WHERE d.state IN ('pending', 'leased') AND d.due_at <= ? AND substr(d.subscription_id, 1, 4) = '${TARGET_ID_PREFIX.receiver}'
   AND d.subscription_id NOT IN (SELECT value FROM json_each(?))
+ORDER BY d.due_at, d.id LIMIT ?`;
+
+/** The sender's subscriptions with a rate limit (read at most once a second: `RateLimitedGate`). */
+export const RATE_LIMITED = `SELECT id FROM subscriptions
+WHERE ${scopeSql("id", "sender")} AND rate_limit IS NOT NULL ORDER BY id`;
+
+/** The options claim of rate-limited subscriptions, step one: their claim columns. Param: ids (JSON array). */
+export const LIMITED_CLAIM_ROWS = `SELECT id, url, enabled, paused, ordered, max_in_flight, rate_limit, next_send_at
+FROM subscriptions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`;
+
+/** Step two: their due rows in due order. Params: now, ids (JSON array), scan. */
+export const LIMITED_DUE = `SELECT d.id, d.subscription_id FROM deliveries d
+WHERE d.state IN ('pending', 'leased') AND d.due_at <= ? AND d.subscription_id IN (SELECT value FROM json_each(?))
 ORDER BY d.due_at, d.id LIMIT ?`;
 
 /** An ordered destination's head: its oldest unfinished delivery, through the due index (its backlog only). */
@@ -72,7 +86,8 @@ export const FAIL_DISABLED = `UPDATE deliveries SET state = 'failed', due_at = ?
   last_error = ?, finished_at = ?, updated_at = ? WHERE id = ?`;
 
 /** What a worker needs of a claimed delivery's subscription: read once per subscription per claim. Param: its id. */
-export const CLAIMED_SUBSCRIPTION = "SELECT id, url, token, secrets, signing FROM subscriptions WHERE id = ?";
+export const CLAIMED_SUBSCRIPTION =
+  "SELECT id, url, token, secrets, signing, headers FROM subscriptions WHERE id = ?";
 
 /** Disables a subscription that is enabled (a disabled one keeps its reason). Params: reason, now, now, id. */
 export const DISABLE_ENABLED = `UPDATE subscriptions SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ?

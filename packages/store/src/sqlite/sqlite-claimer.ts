@@ -20,15 +20,18 @@ type DueRow = [
   createdAt: number,
   enabled: number,
   traceContext: string | null,
+  limited: number,
 ];
 const SUBSCRIPTION = 3;
 const ENABLED = 8;
+const LIMITED = 10;
 
 /**
  * The outbox's claimer: one IMMEDIATE transaction (SQLite has one writer, so no other connection can take the same
  * rows in between) of three statements whatever the batch: the due rows with their messages in due order, one
  * UPDATE leasing the picked ones, and one read of each subscription in the claim (its secrets opened once). Rows of
- * a disabled subscription (a lease that expired or was released after the disable) are failed, never leased.
+ * a disabled subscription (a lease that expired or was released after the disable) are failed, never leased; those
+ * of a rate-limited one are passed over (the options claim takes them).
  *
  * @example
  * ```ts
@@ -43,11 +46,12 @@ export function createSqliteClaimer(
   return ctx.db.transaction((plan: ClaimPlan, at: number): ClaimedDelivery[] => {
     const scanned = claimDue.all(at, JSON.stringify(plan.skip), plan.scan) as DueRow[];
     let enabled = scanned;
-    if (scanned.some((row) => row[ENABLED] !== 1)) {
+    // A rate-limited subscription's rows are the options claim's (`createSqliteTargetClaimer` with its ids).
+    if (scanned.some((row) => row[ENABLED] !== 1 || row[LIMITED] !== 0)) {
       for (const row of scanned) {
         if (row[ENABLED] !== 1) ctx.sql(FAIL_DISABLED).run(at, DISABLED_REASON, at, at, row[0]);
       }
-      enabled = scanned.filter((row) => row[ENABLED] === 1);
+      enabled = scanned.filter((row) => row[ENABLED] === 1 && row[LIMITED] === 0);
     }
     const due = pickDue(enabled, plan, (row) => row[SUBSCRIPTION]);
     if (due.length === 0) return [];

@@ -1,5 +1,5 @@
-import type { Outbox } from "../api/outbox.js";
-import { claimPlan } from "../shared/claim-plan.js";
+import type { ClaimedDelivery, Outbox } from "../api/outbox.js";
+import { type ClaimPlan, claimPlan } from "../shared/claim-plan.js";
 import { outcomeMethods } from "../shared/outcomes.js";
 import {
   type AttemptRow,
@@ -11,6 +11,7 @@ import {
 } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
 import { runSqlite, type SqliteContext } from "./context.js";
+import { RATE_LIMITED } from "./outbox-sql.js";
 import { createSqliteClaimer } from "./sqlite-claimer.js";
 import { sqliteListDeliveries, sqliteOutboxStats } from "./sqlite-outbox-reads.js";
 import { createSqliteOutcomeRecorder } from "./sqlite-outcomes.js";
@@ -18,6 +19,29 @@ import { createSqliteBatchPublisher } from "./sqlite-publish-many.js";
 import { createSqlitePublisher } from "./sqlite-publisher.js";
 import { sqliteRedelivery } from "./sqlite-redelivery.js";
 import { createSqliteTargetClaimer } from "./sqlite-target-claimer.js";
+
+/**
+ * The sender's claim: the one-transaction claim of due rows alone while no subscription has a rate limit
+ * (`ctx.rateGate`); else that claim with them skipped, then the options claim of theirs (`decideTargetClaim`).
+ */
+function senderClaimer(
+  ctx: SqliteContext,
+  claim: ReturnType<typeof createSqliteClaimer>,
+  claimTargets: ReturnType<typeof createSqliteTargetClaimer>,
+): (plan: ClaimPlan) => ClaimedDelivery[] {
+  const rateLimited = ctx.sql(RATE_LIMITED).pluck();
+  return (plan) => {
+    const gate = ctx.rateGate;
+    if (gate.stale()) gate.read(rateLimited.all() as string[]);
+    if (!gate.open) return claim.immediate(plan, ctx.options.now());
+    const limited = gate.ids;
+    const claimed = claim.immediate({ ...plan, skip: [...plan.skip, ...limited] }, ctx.options.now());
+    if (claimed.length >= plan.limit) return claimed;
+    const rest = { ...plan, limit: plan.limit - claimed.length };
+    for (const delivery of claimTargets.immediate(rest, ctx.options.now(), limited)) claimed.push(delivery);
+    return claimed;
+  };
+}
 
 /**
  * SQLite outbox, in stages over one connection: the publisher (group-committed publishes), the claimer (one
@@ -36,6 +60,7 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
   const publisher = createSqlitePublisher(ctx);
   const claim = createSqliteClaimer(ctx);
   const claimTargets = createSqliteTargetClaimer(ctx);
+  const claimSender = senderClaimer(ctx, claim, claimTargets);
   const recorder = createSqliteOutcomeRecorder(ctx);
   const { resend, recover } = sqliteRedelivery(ctx);
   const read = <T>(run: () => T) => runSqlite(ctx, run);
@@ -51,8 +76,8 @@ export function createSqliteOutbox(ctx: SqliteContext): Outbox & { drain(): Prom
       read(() => {
         const plan = claimPlan(limit, options);
         claimGeneration = ctx.outboxWork.generation;
-        const claimer = plan.scope === "receiver" ? claimTargets : claim;
-        return ctx.relaxed(() => claimer.immediate(plan, now()));
+        if (plan.scope === "receiver") return ctx.relaxed(() => claimTargets.immediate(plan, now()));
+        return ctx.relaxed(() => claimSender(plan));
       }),
     ...outcomeMethods(recorder, now, () => ctx.outboxWork.emit()),
     drain: async () => {

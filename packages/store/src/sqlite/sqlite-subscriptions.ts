@@ -38,10 +38,11 @@ const SENDER = "id >= 'sub_' AND id < 'sub`'";
 export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
   const disableNow = ctx.db.transaction(disable);
   return {
-    create: (input) => runSqlite(ctx, () => createSubscription(ctx, input)),
+    create: (input) => runSqlite(ctx, () => limitChange(ctx, input, () => createSubscription(ctx, input))),
     get: (id) => runSqlite(ctx, () => getSubscription(ctx, id)),
     list: (options = {}) => runSqlite(ctx, () => listSubscriptions(ctx, options.enabled)),
-    update: (id, patch) => runSqlite(ctx, () => updateSubscription(ctx, id, patch)),
+    update: (id, patch) =>
+      runSqlite(ctx, () => limitChange(ctx, patch, () => updateSubscription(ctx, id, patch))),
     rotateSecret: (id, secret, options = {}) =>
       runSqlite(ctx, () => rotateSecret(ctx, id, secret, checkGraceMs(options.graceMs))),
     disable: (id, reason) =>
@@ -61,6 +62,15 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
         return ids;
       }),
   };
+}
+
+/** A change that may set or clear a rate limit: this process's claims look at the limits again after it. */
+function limitChange<T>(ctx: SqliteContext, input: { rateLimit?: unknown }, change: () => T): T {
+  try {
+    return change();
+  } finally {
+    if (input?.rateLimit !== undefined) ctx.rateGate.invalidate();
+  }
 }
 
 function row(ctx: SqliteContext, id: string): SubscriptionRow | undefined {
@@ -109,8 +119,8 @@ function insertSubscription(
   ctx
     .sql(
       `INSERT INTO subscriptions (id, url, token, secrets, signing, enabled, event_types, created_at, updated_at,
-         application_id, uid, description, metadata)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         application_id, uid, description, metadata, rate_limit, headers)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       id,
@@ -126,6 +136,8 @@ function insertSubscription(
       columns.uid,
       columns.description,
       columns.metadata,
+      columns.rateLimit,
+      columns.headers,
     );
 }
 
@@ -152,7 +164,7 @@ function updateSubscription(ctx: SqliteContext, id: string, patch: UpdateSubscri
     ctx
       .sql(
         `UPDATE subscriptions SET url = ?, token = ?, secrets = ?, event_types = ?, signing = ?, updated_at = ?,
-           uid = ?, description = ?, metadata = ? WHERE id = ?`,
+           uid = ?, description = ?, metadata = ?, rate_limit = ?, headers = ? WHERE id = ?`,
       )
       .run(
         columns.url,
@@ -164,6 +176,8 @@ function updateSubscription(ctx: SqliteContext, id: string, patch: UpdateSubscri
         columns.uid,
         columns.description,
         columns.metadata,
+        columns.rateLimit,
+        columns.headers,
         id,
       );
   } catch (error) {

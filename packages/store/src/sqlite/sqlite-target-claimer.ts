@@ -22,8 +22,41 @@ import {
   IN_FLIGHT_OF,
   LEASE_MANY,
   LEASED_FORWARDS,
+  LIMITED_CLAIM_ROWS,
+  LIMITED_DUE,
   SET_NEXT_SEND,
 } from "./outbox-sql.js";
+
+/**
+ * The claim's targets (every destination, or the rate-limited subscriptions `only`) and their due candidates,
+ * those skipped left out; `null` when none.
+ */
+function targetsAndDue(
+  ctx: SqliteContext,
+  plan: ClaimPlan,
+  at: number,
+  only: readonly string[] | null,
+): { targets: TargetClaimRow[]; candidates: DueCandidate[] } | null {
+  const targets = (
+    only === null
+      ? ctx.sql(DESTINATION_CLAIM_ROWS).all()
+      : ctx.sql(LIMITED_CLAIM_ROWS).all(JSON.stringify(only))
+  ) as TargetClaimRow[];
+  if (targets.length === 0) return null;
+  const skip = [...plan.skip, ...skippedTargets(targets, at, rateHorizonMs(plan.leaseMs), plan.target)];
+  // Every target skipped (paused, rate-limited, at its cap, a consumer or not the claim's target): their backlog is not walked for nothing.
+  if (targets.every((t) => skip.includes(t.id))) return null;
+  const rows = (
+    only === null
+      ? ctx.sql(DESTINATION_DUE).raw(true).all(at, JSON.stringify(skip), plan.scan)
+      : ctx
+          .sql(LIMITED_DUE)
+          .raw(true)
+          .all(at, JSON.stringify(targets.filter((t) => !skip.includes(t.id)).map((t) => t.id)), plan.scan)
+  ) as [number, string][];
+  if (rows.length === 0) return null;
+  return { targets, candidates: rows.map(([id, subscriptionId]): DueCandidate => ({ id, subscriptionId })) };
+}
 
 type ForwardRow = [
   id: number,
@@ -41,27 +74,23 @@ type ForwardRow = [
  * The claim of the receiver's destinations (scope `receiver`), one IMMEDIATE transaction: the destinations' claim
  * columns, their due rows in due order, the endpoint options applied (`decideTargetClaim`: paused, ordered heads,
  * in-flight caps, rate-limit send times), the picked rows read with their inbox event's bytes and webhook-id, then
- * leased, and each rate-limited destination's next send time moved.
+ * leased, and each rate-limited destination's next send time moved. With `only`, the same over those sender
+ * subscriptions (the rate-limited ones the sender's one-statement claim passes over).
  *
  * @example
  * ```ts
  * const claim = createSqliteTargetClaimer(ctx);
  * claim.immediate(claimPlan(16, { leaseMs: 30_000, workerId: "w1", scope: "receiver" }), Date.now());
+ * claim.immediate(claimPlan(16, { leaseMs: 30_000, workerId: "w1" }), Date.now(), ["sub_1"]); // rate-limited subs
  * ```
  */
 export function createSqliteTargetClaimer(
   ctx: SqliteContext,
-): Database.Transaction<(plan: ClaimPlan, at: number) => ClaimedDelivery[]> {
-  return ctx.db.transaction((plan: ClaimPlan, at: number): ClaimedDelivery[] => {
-    const targets = ctx.sql(DESTINATION_CLAIM_ROWS).all() as TargetClaimRow[];
-    if (targets.length === 0) return [];
-    const skip = [...plan.skip, ...skippedTargets(targets, at, rateHorizonMs(plan.leaseMs), plan.target)];
-    // Every destination skipped (paused, rate-limited, at its cap, a consumer or not the claim's target): their backlog is not walked for nothing.
-    if (targets.every((t) => skip.includes(t.id))) return [];
-    const candidates = (
-      ctx.sql(DESTINATION_DUE).raw(true).all(at, JSON.stringify(skip), plan.scan) as [number, string][]
-    ).map(([id, subscriptionId]): DueCandidate => ({ id, subscriptionId }));
-    if (candidates.length === 0) return [];
+): Database.Transaction<(plan: ClaimPlan, at: number, only?: readonly string[]) => ClaimedDelivery[]> {
+  return ctx.db.transaction((plan: ClaimPlan, at: number, only?: readonly string[]): ClaimedDelivery[] => {
+    const found = targetsAndDue(ctx, plan, at, only ?? null);
+    if (found === null) return [];
+    const { targets, candidates } = found;
     const byId = new Map(targets.map((t) => [t.id, t]));
     const present = new Set(candidates.map((c) => c.subscriptionId));
     const heads = new Map<string, number>();
