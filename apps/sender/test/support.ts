@@ -65,7 +65,8 @@ export async function api(
 /** A local HTTP sink whose answers the test scripts; records every request it got. */
 export interface Sink {
   url: string;
-  requests: { headers: IncomingMessage["headers"]; body: string }[];
+  /** `at`: when the request began to arrive (`performance.now()`), for rates measured at the receiving end. */
+  requests: { headers: IncomingMessage["headers"]; body: string; at: number }[];
   close(): Promise<void>;
 }
 export async function sink(
@@ -73,10 +74,11 @@ export async function sink(
 ): Promise<Sink> {
   const requests: Sink["requests"] = [];
   const server: Server = createServer((req, res) => {
+    const at = performance.now();
     const chunks: Buffer[] = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
-      requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+      requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString(), at });
       answer(req, res, requests.length);
     });
   });

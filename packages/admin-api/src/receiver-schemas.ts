@@ -1,6 +1,13 @@
 import { DELIVERY_STATES, parseDateTime } from "@plant-store/core";
 import { z } from "zod";
-import { Attempt, eventTypesField, pageLimit, signingSecret } from "./schemas.js";
+import {
+  Attempt,
+  eventTypesField,
+  pageLimit,
+  rateLimitField,
+  signingSecret,
+  targetHeadersField,
+} from "./schemas.js";
 
 // The store judges a destination's values (its URL — http(s), no credentials, no metadata or link-local host —,
 // name, headers and limits) and says which rule a value breaks; these schemas only check each field's JSON type, so
@@ -26,18 +33,12 @@ const maxInFlight = z
   .meta({
     description: "Most forwards in flight at once (concurrent destinations); null = the worker's default.",
   });
-const rateLimit = z
-  .number({ error: "rateLimit must be a number of events per second, or null for none." })
-  .nullable()
-  .meta({
-    description: "Most forwards started per second, across every receiver on the database; null = none.",
-  });
-const headers = z
-  .record(z.string(), z.string(), { error: "headers must be an object of header names to string values." })
-  .nullable()
-  .meta({
-    description: "Added to every forward (e.g. the service's own Authorization); replaces the whole set.",
-  });
+const rateLimit = rateLimitField(
+  "Most forwards started per second, across every receiver on the database; null = none.",
+);
+const headers = targetHeadersField(
+  "Added to every forward (e.g. the service's own Authorization); replaces the whole set.",
+);
 const timeoutMs = z
   .int({ error: "timeoutMs must be a whole number of milliseconds, or null for the default." })
   .nullable()

@@ -180,7 +180,7 @@ export const adminRoutes = {
     method: "PATCH",
     path: "/subscriptions/{id}",
     tag: "subscriptions",
-    summary: "Change the URL, the event types or the signing scheme",
+    summary: "Change the URL, the event types, the signing scheme or the endpoint options",
     params: s.SubscriptionParams,
     body: { schema: s.SubscriptionUpdate, required: true },
     ok: { status: 200, description: "Updated.", schema: s.Subscription },

@@ -166,6 +166,33 @@ export const PublishHeaders = z.object({
 
 // --- request bodies -------------------------------------------------------------------------------------------
 
+/**
+ * A target's rate limit (attempts started per second): only its JSON type is checked here; the store judges the
+ * range and says which rule a value breaks.
+ */
+export const rateLimitField = (description: string) =>
+  z
+    .number({ error: "rateLimit must be a number of events per second, or null for none." })
+    .nullable()
+    .meta({ description });
+
+/**
+ * A target's extra headers: only their JSON type is checked here; core's rule (`targetHeadersProblem`, applied by
+ * the store) refuses the headers a delivery sets itself and names the one refused.
+ */
+export const targetHeadersField = (description: string) =>
+  z
+    .record(z.string(), z.string(), { error: "headers must be an object of header names to string values." })
+    .nullable()
+    .meta({ description });
+
+const subscriptionRateLimit = rateLimitField(
+  "Most deliveries started per second to this subscription, across every sender on the database; null = none.",
+);
+const subscriptionHeaders = targetHeadersField(
+  "Added to every delivery; replaces the whole set (null or {} = none). Never the webhook-*, content-type, host, authorization (the bearer token) or framing headers.",
+);
+
 /** Body of `POST /subscriptions`. */
 export const SubscriptionInput = z
   .object({
@@ -185,6 +212,8 @@ export const SubscriptionInput = z
     uid: subscriptionUid.optional(),
     description: description.optional(),
     metadata: metadata.optional(),
+    rateLimit: subscriptionRateLimit.optional(),
+    headers: subscriptionHeaders.optional(),
   })
   .meta({ id: "SubscriptionInput" });
 
@@ -197,9 +226,12 @@ export const SubscriptionUpdate = z
     uid: subscriptionUid.nullable().optional(),
     description: description.optional(),
     metadata: metadata.optional(),
+    rateLimit: subscriptionRateLimit.optional(),
+    headers: subscriptionHeaders.optional(),
   })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), {
-    error: "Send the fields to change: { url, eventTypes, signing, uid, description, metadata }.",
+    error:
+      "Send the fields to change: { url, eventTypes, signing, uid, description, metadata, rateLimit, headers }.",
   });
 
 /** Body of `POST /subscriptions/{id}/disable` (optional). */
@@ -358,6 +390,13 @@ export const Subscription = z
       .nullable()
       .meta({ description: "The event types it receives; null = every type." }),
     signing,
+    rateLimit: z
+      .number()
+      .nullable()
+      .meta({ description: "Most deliveries started per second, across every sender; null = none." }),
+    headerNames: z.array(z.string()).meta({
+      description: "The names of the headers added to every delivery (their values are not shown).",
+    }),
     createdAt: dateTime,
     updatedAt: dateTime,
   })

@@ -100,6 +100,8 @@ async function createSubscription(
     ...(body.uid !== undefined && { uid: body.uid }),
     ...(body.description !== undefined && { description: body.description }),
     ...(body.metadata !== undefined && { metadata: body.metadata }),
+    ...(body.rateLimit !== undefined && { rateLimit: body.rateLimit }),
+    ...(body.headers !== undefined && { headers: body.headers }),
     url,
     token,
     secrets: [secret],
@@ -138,6 +140,8 @@ async function updateSubscription(
       ...(body.uid !== undefined && { uid: body.uid }),
       ...(body.description !== undefined && { description: body.description }),
       ...(body.metadata !== undefined && { metadata: body.metadata }),
+      ...(body.rateLimit !== undefined && { rateLimit: body.rateLimit }),
+      ...(body.headers !== undefined && { headers: body.headers }),
     }),
   );
 }
@@ -217,6 +221,8 @@ function subscriptionJson(s: Subscription) {
     signingSecrets: activeSecrets(s).length,
     eventTypes: s.eventTypes,
     signing: s.signing,
+    rateLimit: s.rateLimit,
+    headerNames: Object.keys(s.headers),
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
   };
