@@ -373,7 +373,7 @@ describe("send and listen", () => {
 
 describe("sender administration against a real plant-store-sender", () => {
   it(
-    "subscriptions add/list/show/disable/enable/rotate, publish, deliveries list/show/resend, recover",
+    "subscriptions add/list/show/update/disable/enable/rotate, publish, deliveries list/show/resend, recover",
     async () => {
       const admin = createToken();
       const token = createToken();
@@ -429,6 +429,53 @@ describe("sender administration against a real plant-store-sender", () => {
           false,
         );
         expect((await run(["subscriptions", "enable", id])).value.enabled).toBe(true);
+        // Fields and endpoint options, on add and update.
+        const optioned = await run([
+          "subscriptions",
+          "add",
+          `${receiver.info}/plant/webhook`,
+          "--uid",
+          "ep-1",
+          "--description",
+          "Acme's endpoint",
+          "--metadata",
+          "team=growth",
+          "--metadata",
+          "tier=gold",
+          "--rate-limit",
+          "5",
+          "--header",
+          "X-Tenant:acme",
+          "--header",
+          "x-region=eu",
+        ]);
+        expect(optioned.value).toMatchObject({
+          uid: "ep-1",
+          description: "Acme's endpoint",
+          metadata: { team: "growth", tier: "gold" },
+          rateLimit: 5,
+          headerNames: ["x-tenant", "x-region"],
+        });
+        const optionedId = optioned.value.id as string;
+        expect(
+          (await run(["subscriptions", "update", optionedId, "--rate-limit", "none", "--no-headers"])).value,
+        ).toMatchObject({ rateLimit: null, headerNames: [], uid: "ep-1" });
+        expect(
+          (await run(["subscriptions", "update", optionedId, "--rate-limit", "2.5", "--description", "x"]))
+            .value,
+        ).toMatchObject({ rateLimit: 2.5, description: "x", metadata: { team: "growth", tier: "gold" } });
+        const refused = await cli(["subscriptions", "update", optionedId, "--header", "webhook-id:x"], {
+          env,
+        });
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toMatch(/400: .*webhook-id/);
+        expect(
+          (await cli(["subscriptions", "update", optionedId, "--header", "novalue"], { env })).code,
+        ).toBe(2);
+        expect(
+          (await cli(["subscriptions", "update", optionedId, "--rate-limit", "fast"], { env })).code,
+        ).toBe(2);
+        await run(["subscriptions", "disable", optionedId]);
         const published = await run(["publish", "--id", "11", "--name", "Aloe", "--idempotency-key", "k-1"]);
         expect(published.value).toMatchObject({ deliveries: 1, duplicate: false });
         const delivered = await until(async () => {

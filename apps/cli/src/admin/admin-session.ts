@@ -72,6 +72,11 @@ const FLAGS: Record<string, string> = {
   rateLimit: "--rate-limit",
   headers: "--header",
   timeoutMs: "--attempt-timeout",
+  uid: "--uid",
+  description: "--description",
+  metadata: "--metadata",
+  application: "--application",
+  signing: "--signing",
   eventId: "--event",
   failed: "--failed",
 };

@@ -1,5 +1,6 @@
 import { printAnswer } from "../../admin/admin-print.js";
 import type { AdminOptions } from "../../admin/admin-session.js";
+import { headerObject, numberOrNone } from "../../admin/endpoint-flags.js";
 import { type ReceiverSession, receiverSession } from "../../admin/receiver-session.js";
 import { CliError } from "../../cli-error.js";
 
@@ -98,32 +99,6 @@ function settingsOf(rx: ReceiverSession, options: Options) {
     ...(rateLimit !== undefined && { rateLimit }),
     ...(timeoutMs !== undefined && { timeoutMs }),
   };
-}
-
-/** A number flag: a number, `none` (null: the default), or left out. */
-function numberOrNone(rx: ReceiverSession, flag: string, key: string): number | null | undefined {
-  const text = rx.text(key);
-  if (text === undefined) return undefined;
-  if (text === "none") return null;
-  if (!/^\d+(\.\d+)?$/.test(text)) throw new CliError(`--${flag} must be a number, or none.`, 2);
-  return Number(text);
-}
-
-/** `--header name:value` (repeatable) as an object; a name given twice is refused. */
-function headerObject(lines: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(":");
-    if (colon <= 0)
-      throw new CliError(
-        `--header must be name:value, e.g. x-api-key:k1 (got ${JSON.stringify(line.slice(0, 40))}).`,
-        2,
-      );
-    const name = line.slice(0, colon).trim().toLowerCase();
-    if (name in headers) throw new CliError(`--header ${name} is given twice; give it once.`, 2);
-    headers[name] = line.slice(colon + 1).trim();
-  }
-  return headers;
 }
 
 const ACTIONS = {

@@ -1,5 +1,7 @@
 import { printAnswer } from "../../admin/admin-print.js";
-import { type AdminOptions, adminSession } from "../../admin/admin-session.js";
+import { type AdminOptions, type AdminSession, adminSession } from "../../admin/admin-session.js";
+import { headerObject, metadataObject, numberOrNone } from "../../admin/endpoint-flags.js";
+import { CliError } from "../../cli-error.js";
 import { httpUrl } from "../../output.js";
 
 /**
@@ -18,19 +20,76 @@ export async function add(url: string, options: AdminOptions): Promise<void> {
   const secret = admin.text("secret");
   const eventTypes = admin.text("eventTypes");
   const signing = admin.text("signing");
+  const application = admin.text("application");
   const request = admin.check("createSubscription", {
     body: {
       url,
       ...(token !== undefined && { token }),
       ...(secret !== undefined && { secret }),
-      ...(eventTypes !== undefined && { eventTypes: eventTypes.split(",").map((type) => type.trim()) }),
+      ...(eventTypes !== undefined && { eventTypes: typeList(eventTypes) }),
       ...(signing !== undefined && { signing: signing as never }),
+      ...(application !== undefined && { application }),
+      ...fieldsOf(admin, options),
     },
   });
   const result: Record<string, unknown> = await admin.call("createSubscription", request);
   if (options.token !== undefined) delete result.token;
   if (options.secret !== undefined) delete result.secret;
   printAnswer(result, options);
+}
+
+/**
+ * `plant-store subscriptions update <id> […]`: each flag given replaces that field (`--metadata` the whole map,
+ * `--header` the whole set; `--rate-limit none` and `--no-headers` remove them).
+ *
+ * @example
+ * ```ts
+ * await update("sub_…", { senderUrl: "http://127.0.0.1:4001", adminToken: "psk_…", rateLimit: "5" });
+ * ```
+ */
+export async function update(id: string, options: AdminOptions): Promise<void> {
+  const admin = adminSession(options);
+  const url = admin.text("url");
+  if (url !== undefined) httpUrl("--url", url);
+  const eventTypes = admin.text("eventTypes");
+  const signing = admin.text("signing");
+  if (eventTypes !== undefined && options.allTypes === true) {
+    throw new CliError("--event-types and --all-types contradict each other; give one.", 2);
+  }
+  if (options.header !== undefined && options.headers === false) {
+    throw new CliError("--header and --no-headers contradict each other; give one.", 2);
+  }
+  const body = {
+    ...(url !== undefined && { url }),
+    ...(eventTypes !== undefined && { eventTypes: typeList(eventTypes) }),
+    ...(options.allTypes === true && { eventTypes: null }),
+    ...(signing !== undefined && { signing: signing as never }),
+    ...fieldsOf(admin, options),
+    ...(options.headers === false && { headers: null }),
+  };
+  printAnswer(
+    await admin.call("updateSubscription", admin.check("updateSubscription", { params: { id }, body })),
+    options,
+  );
+}
+
+/** `--event-types a,b` as a list. */
+const typeList = (text: string): string[] => text.split(",").map((type) => type.trim());
+
+/** The flags of a subscription's own fields and endpoint options, as the request's fields. */
+function fieldsOf(admin: AdminSession, options: AdminOptions) {
+  const uid = admin.text("uid");
+  const description = options.description as string | undefined;
+  const metadata = options.metadata as string[] | undefined;
+  const headers = options.header as string[] | undefined;
+  const rateLimit = numberOrNone(admin, "rate-limit", "rateLimit");
+  return {
+    ...(uid !== undefined && { uid }),
+    ...(description !== undefined && { description }),
+    ...(metadata !== undefined && { metadata: metadataObject(metadata) }),
+    ...(rateLimit !== undefined && { rateLimit }),
+    ...(headers !== undefined && { headers: headerObject(headers) }),
+  };
 }
 
 /**
