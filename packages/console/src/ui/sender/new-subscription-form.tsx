@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { EventType } from "../api.js";
 import { ErrorNote, useAction } from "../ui.js";
+import { EndpointFields, endpointBody, NO_ENDPOINT_FIELDS } from "./endpoint-fields.js";
 import type { NewSubscription, SenderApi } from "./sender-api.js";
 
 /** Which event types a new subscription receives; none ticked means every type. */
@@ -90,6 +91,7 @@ export function NewSubscriptionForm({
   const [url, setUrl] = useState("");
   const [own, setOwn] = useState({ token: "", secret: "" });
   const [takes, setTakes] = useState<string[]>([]);
+  const [fields, setFields] = useState(NO_ENDPOINT_FIELDS);
   const action = useAction();
   const create = () =>
     api.call("createSubscription", {
@@ -100,6 +102,7 @@ export function NewSubscriptionForm({
         ...(own.secret.trim() && { secret: own.secret.trim() }),
         // None ticked: every type, also those added to the document later.
         eventTypes: takes.length > 0 ? takes : null,
+        ...endpointBody(fields),
       },
     });
   return (
@@ -112,6 +115,7 @@ export function NewSubscriptionForm({
           setUrl("");
           setOwn({ token: "", secret: "" });
           setTakes([]);
+          setFields(NO_ENDPOINT_FIELDS);
           await onCreated(created);
         });
       }}
@@ -132,6 +136,10 @@ export function NewSubscriptionForm({
         </button>
       </div>
       {types.length > 1 && <EventTypeChoice types={types} takes={takes} onChange={setTakes} />}
+      <details>
+        <summary>Details and endpoint options (id, description, metadata, rate limit, headers)</summary>
+        <EndpointFields prefix="new" text={fields} onChange={setFields} />
+      </details>
       <OwnCredentials own={own} onChange={setOwn} />
       <ErrorNote error={action.error} />
     </form>

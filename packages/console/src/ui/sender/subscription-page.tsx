@@ -7,6 +7,7 @@ import { useCardActions } from "./card-actions.js";
 import { ChangeUrlCard } from "./change-url-card.js";
 import { DisableCard } from "./disable-card.js";
 import { EnableCard } from "./enable-card.js";
+import { EndpointOptionsCard } from "./endpoint-options-card.js";
 import { RecoverCard } from "./recover-card.js";
 import { RotateCard, type ShownOnce } from "./rotate-card.js";
 import type { SenderApi, Subscription } from "./sender-api.js";
@@ -31,6 +32,22 @@ function SubscriptionFacts({ sub, types }: { sub: Subscription; types: EventType
       <dd>
         <Time at={sub.failingSince} />
       </dd>
+      <dt>Your id</dt>
+      <dd class="mono">{sub.uid ?? "—"}</dd>
+      <dt>Description</dt>
+      <dd>{sub.description || "—"}</dd>
+      <dt>Metadata</dt>
+      <dd class="wrap mono">
+        {Object.keys(sub.metadata).length === 0
+          ? "—"
+          : Object.entries(sub.metadata)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(", ")}
+      </dd>
+      <dt>Rate limit</dt>
+      <dd>{sub.rateLimit === null ? "none" : `${sub.rateLimit} per second`}</dd>
+      <dt>Added headers</dt>
+      <dd class="mono">{sub.headerNames.length === 0 ? "none" : sub.headerNames.join(", ")}</dd>
       <dt>Signing secrets in use</dt>
       <dd>{sub.signingSecrets}</dd>
       <dt>Created</dt>
@@ -78,6 +95,7 @@ export function SubscriptionPage({ api, id, types }: { api: SenderApi; id: strin
       )}
       <div class="grid">
         <ChangeUrlCard {...card} />
+        <EndpointOptionsCard {...card} />
         {sub.enabled ? <DisableCard {...card} /> : <EnableCard {...card} />}
         <RotateCard {...card} onShown={setShown} />
         <RecoverCard {...card} />
