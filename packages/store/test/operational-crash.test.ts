@@ -16,7 +16,7 @@ import { spawnChild } from "./support/child.js";
 // ROUNDS times at random points once it has finished some turns, then every disabled subscription must have exactly
 // one `subscription.disabled`, every delivery failed by its outcome one `delivery.exhausted`, and no notice may
 // name a change that is not stored.
-const ROUNDS = 3;
+const ROUNDS = 2;
 const MIN_TURNS = 2;
 const SUBSCRIPTIONS = 100;
 const TOKEN = "psk_TestTokenValue0001";
