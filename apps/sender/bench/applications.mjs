@@ -1,92 +1,93 @@
 // Publishing cost with applications: CPU time per delivery of publishes through the store's own publish, on a
-// SQLite file, in one process (nothing else runs in it), each shape in a fresh file:
-//   today:        one subscription (the default application), every publish to all      → 1 delivery per publish
-//   today-named:  as today, each publish naming the default application by uid          → 1 delivery per publish
-//   apps-one:     100 applications of 1 subscription each, each publish to one of them → 1 delivery per publish
-//   today-100:    100 subscriptions in the default application, publish to all          → 100 deliveries per publish
-//   apps-all:     100 applications of 1 subscription each, publish to all               → 100 deliveries per publish
+// SQLite file, in one process (nothing else runs in it), each shape (application-shapes.mjs) in a fresh file.
 // Each shape is measured in rounds, alternating, after a warm-up; the figure is the median round's CPU time
 // (user + system) per delivery.
 //   node bench/applications.mjs [publishes per round] [rounds]
-import { mkdtempSync, rmSync } from "node:fs";
+// BENCH_BACKEND=postgres: each shape in its own schema of a fresh database (plant_store_bench_apps on
+// PLANT_STORE_TEST_PG_URL's server, or PLANT_STORE_BENCH_PG_URL), and the CPU time counted is this process's plus
+// that of every PostgreSQL backend serving the database (/proc, clock ticks).
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@plant-store/store";
-import { body } from "./fill.mjs";
+import pg from "pg";
+import { isWide, publish, SHAPES, SLICE, shaped } from "./application-shapes.mjs";
+import { recreateDatabase } from "./fill.mjs";
 
 const PER_ROUND = Number(process.argv[2] ?? 4000);
 const ROUNDS = Number(process.argv[3] ?? 5);
-const SLICE = 64;
-const TOKEN = "psk_r6EjavgJoaGI1SDkjAwMrRgfBgpxoI1WDX8o";
+
+const testPg = process.env.PLANT_STORE_TEST_PG_URL;
+const pgUrl =
+  process.env.BENCH_BACKEND === "postgres" &&
+  (process.env.PLANT_STORE_BENCH_PG_URL ??
+    (testPg && Object.assign(new URL(testPg), { pathname: "/plant_store_bench_apps" }).href));
+if (process.env.BENCH_BACKEND === "postgres" && !pgUrl) throw new Error("set PLANT_STORE_TEST_PG_URL");
+if (pgUrl) await recreateDatabase(pgUrl);
+const watcher = pgUrl && new pg.Client({ connectionString: pgUrl });
+await watcher?.connect();
 
 async function open(dir, name) {
-  return openStore({ url: join(dir, `${name}.db`), logger: { warn() {} } });
+  const options = pgUrl
+    ? { url: pgUrl, schema: `bench_${name.replace("-", "_")}` }
+    : { url: join(dir, `${name}.db`) };
+  return openStore({ ...options, logger: { warn() {} } });
 }
 
-/** A store shaped as `shape`, and how each publish of it names its application. */
-async function shaped(dir, shape) {
-  const store = await open(dir, shape);
-  const uids = [];
-  const single = shape === "today" || shape === "today-named";
-  if (single) await store.subscriptions.create({ url: "http://127.0.0.1:9/h", token: TOKEN });
-  for (let i = 0; !single && i < 100; i++) {
-    if (shape === "today-100") {
-      await store.subscriptions.create({ url: `http://127.0.0.1:9/h${i}`, token: TOKEN });
-      continue;
-    }
-    const app = await store.applications.create({ uid: `cust-${i}`, name: `Customer ${i}` });
-    await store.subscriptions.create({
-      applicationId: app.id,
-      url: `http://127.0.0.1:9/h${i}`,
-      token: TOKEN,
-    });
-    uids.push(app.uid);
+/** user + system clock ticks (1/100 s) of a process, 0 once it is gone. */
+function ticks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return 0;
   }
-  const application =
-    shape === "apps-one"
-      ? (i) => ({ application: uids[i % uids.length] })
-      : shape === "today-named"
-        ? () => ({ application: "default" })
-        : () => ({});
-  return { store, application };
 }
 
-/** Publishes `n` events in slices (one group commit each); returns the deliveries made. */
-async function publish(target, n, offset) {
-  let deliveries = 0;
-  for (let i = 0; i < n; i += SLICE) {
-    const slice = [];
-    for (let j = i; j < Math.min(n, i + SLICE); j++)
-      slice.push(target.store.outbox.publish(body(offset + j), target.application(offset + j)));
-    for (const r of await Promise.all(slice)) deliveries += r.deliveries;
-  }
-  return deliveries;
+/** CPU µs so far of the PostgreSQL backends serving the bench's database (none on SQLite). */
+async function backendsCpu() {
+  if (!watcher) return new Map();
+  const { rows } = await watcher.query(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+  );
+  return new Map(rows.map((r) => [r.pid, ticks(r.pid) * 10_000]));
 }
 
 const dir = mkdtempSync(join(tmpdir(), "plant-store-bench-apps-"));
-const shapes = ["today", "today-named", "apps-one", "today-100", "apps-all"];
+const shapes = SHAPES;
 try {
   const targets = {};
   for (const shape of shapes) {
-    targets[shape] = await shaped(dir, shape);
-    await publish(targets[shape], shape.endsWith("100") || shape === "apps-all" ? 200 : 2000, 0); // warm-up
+    targets[shape] = await shaped(await open(dir, shape), shape);
+    await publish(targets[shape], isWide(shape) ? 200 : 2000, 0); // warm-up
   }
   const perDelivery = Object.fromEntries(shapes.map((s) => [s, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const shape of shapes) {
-      const n = shape === "today-100" || shape === "apps-all" ? Math.max(SLICE, PER_ROUND / 100) : PER_ROUND;
+      const n = isWide(shape) ? Math.max(SLICE, PER_ROUND / 100) : PER_ROUND;
+      const backends = await backendsCpu();
       const before = process.cpuUsage();
       const deliveries = await publish(targets[shape], n, (round + 1) * 1_000_000);
       const used = process.cpuUsage(before);
-      perDelivery[shape].push((used.user + used.system) / deliveries);
+      let server = 0;
+      for (const [pid, cpu] of await backendsCpu()) server += cpu - (backends.get(pid) ?? cpu);
+      perDelivery[shape].push((used.user + used.system + server) / deliveries);
     }
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const result = Object.fromEntries(shapes.map((s) => [s, Number(median(perDelivery[s]).toFixed(2))]));
   console.log(
-    JSON.stringify({ node: process.version, perRound: PER_ROUND, rounds: ROUNDS, usPerDelivery: result }),
+    JSON.stringify({
+      backend: pgUrl ? "postgres" : "sqlite",
+      node: process.version,
+      perRound: PER_ROUND,
+      rounds: ROUNDS,
+      usPerDelivery: result,
+    }),
   );
   for (const target of Object.values(targets)) await target.store.close();
 } finally {
+  await watcher?.end();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -14,7 +14,6 @@ import type { Logger } from "pino";
 import { createAdminApi } from "./admin.js";
 import { DEFAULT_CONCURRENCY } from "./config.js";
 import { createMetrics, type SenderMetrics } from "./metrics.js";
-import { reportDisabled, reportExhausted } from "./operational-events.js";
 import {
   createGuardedFetch,
   type GuardedFetch,
@@ -156,10 +155,6 @@ function startSenderWorker(
     store,
     transport,
     metrics,
-    events: {
-      targetDisabled: (id, reason) => reportDisabled(store, options.logger, id, reason),
-      deliveryExhausted: (delivery, last) => reportExhausted(store, options.logger, delivery, last),
-    },
     tracer: senderTracer(),
     ...(options.logger && { logger: options.logger }),
     ...(options.concurrency !== undefined && { concurrency: options.concurrency }),

@@ -6,6 +6,7 @@ import { consumeConformance } from "./conformance/consume.js";
 import { destinationConformance } from "./conformance/destinations.js";
 import { inboxConformance } from "./conformance/inbox.js";
 import { migrationConformance } from "./conformance/migrations.js";
+import { operationalConformance } from "./conformance/operational.js";
 import { outboxConformance } from "./conformance/outbox.js";
 import { retentionConformance } from "./conformance/retention.js";
 import { subscriptionOptionConformance } from "./conformance/subscription-options.js";
@@ -39,6 +40,7 @@ for (const { name, create, skip } of BACKENDS) {
     subscriptionOptionConformance(backend);
     applicationConformance(backend);
     outboxConformance(backend);
+    operationalConformance(backend);
     batchConformance(backend);
     destinationConformance(backend);
     consumeConformance(backend);

@@ -1,7 +1,6 @@
 import type { AdminInput } from "@plant-store/admin-api";
 import { type Application, isReservedApplication } from "@plant-store/store";
 import type { FastifyRequest } from "fastify";
-import { publishOperational } from "../operational-events.js";
 import { ApiError } from "../route-table.js";
 import type { AdminContext, ResourceHandlers } from "./context.js";
 
@@ -69,12 +68,6 @@ async function deleteApplication({ store, logger }: AdminContext, application: A
     { application: deleted.id, uid: deleted.uid, subscriptions: deleted.subscriptions },
     "application deleted",
   );
-  await publishOperational(store, logger, "application.deleted", {
-    applicationId: deleted.id,
-    uid: deleted.uid,
-    name: deleted.name,
-    subscriptions: deleted.subscriptions,
-  });
   return { id: deleted.id, deleted: true as const, subscriptions: deleted.subscriptions };
 }
 

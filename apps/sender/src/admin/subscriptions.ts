@@ -9,7 +9,6 @@ import {
 import { operationalCatalog, unknownEventMessage } from "@plant-store/spec";
 import { activeSecrets, OPERATOR_APPLICATION_ID, type Subscription } from "@plant-store/store";
 import type { FastifyRequest } from "fastify";
-import { reportDisabled } from "../operational-events.js";
 import { ApiError } from "../route-table.js";
 import { resolveTarget } from "../ssrf.js";
 import { type AdminContext, type ResourceHandlers, requestView } from "./context.js";
@@ -37,11 +36,9 @@ export function subscriptionHandlers(context: AdminContext): ResourceHandlers<"s
     deleteSubscription: { load, handle: (input) => deleteSubscription(context, input) },
     disableSubscription: {
       load,
-      handle: async ({ params, body }, { loaded }) => {
-        const disabled = await store.subscriptions.disable(params.id, body.reason ?? DEFAULT_DISABLE_REASON);
-        if (loaded.enabled) await reportDisabled(store, context.logger, params.id, "manual");
-        return subscriptionJson(disabled);
-      },
+      // The store publishes `subscription.disabled` (by hand) in the disable's transaction.
+      handle: async ({ params, body }) =>
+        subscriptionJson(await store.subscriptions.disable(params.id, body.reason ?? DEFAULT_DISABLE_REASON)),
     },
     enableSubscription: {
       load,

@@ -20,7 +20,8 @@ export interface WorkerMetrics {
 
 /**
  * What a worker tells its app after a change is committed: a target disabled (a 410, or failing for
- * `disableAfterMs`) and a delivery failed for good. The sender publishes its operational webhooks from these.
+ * `disableAfterMs`) and a delivery failed for good. The sender's operational webhooks are not published from these:
+ * the store publishes them in the change's own transaction (docs/decisions.md D36).
  */
 export interface WorkerEvents {
   targetDisabled?(targetId: string, reason: "gone" | "failing"): Promise<void>;
@@ -44,7 +45,7 @@ export interface WorkerOptions {
   /** How attempts are sent: the SSRF guard's (`createGuardedFetch(...).transport`). Required, so no worker sends unguarded. */
   transport: Transport;
   metrics?: WorkerMetrics;
-  /** Called after a target is disabled or a delivery exhausted (the sender's operational webhooks). */
+  /** Called after a target is disabled or a delivery exhausted, once the change is committed. */
   events?: WorkerEvents;
   /** The app's tracer (`appTracer`); default app-kit's own, live once an OpenTelemetry SDK is registered. */
   tracer?: () => Tracer | undefined;

@@ -26,6 +26,7 @@ import { pageLimit } from "../shared/cursor.js";
 import { type DeliveryRow, type MessageRow, toDelivery, toMessage } from "../shared/rows.js";
 import { decodeSubscription, type SubscriptionRow } from "../shared/subscription-codec.js";
 import { type PgContext, query, transaction } from "./context.js";
+import { publishOperational } from "./pg-operational.js";
 import { pgListDeliveries } from "./pg-outbox-reads.js";
 
 /**
@@ -167,6 +168,8 @@ async function deleteApplication(
     [id, row.uid, row.name, subscriptions, deletedAt],
     client,
   );
+  const data = { applicationId: id, uid: row.uid, name: row.name, subscriptions };
+  await publishOperational(ctx, client, "application.deleted", data, deletedAt);
   return { id, uid: row.uid, name: row.name, subscriptions, deletedAt: new Date(deletedAt) };
 }
 

@@ -1,6 +1,8 @@
 import { GONE_REASON } from "@plant-store/core";
+import type { PoolClient } from "pg";
 import { storeClosedError } from "../errors.js";
 import { GroupCommitter } from "../shared/group-commit.js";
+import { lastAttempt } from "../shared/operational.js";
 import {
   disabledPendingError,
   LEASE_RULES,
@@ -13,6 +15,7 @@ import {
 } from "../shared/outcomes.js";
 import { type PgContext, query, transaction } from "./context.js";
 import { failPendingOfSql, finishManySql } from "./outbox-sql.js";
+import { disabledRows, reportDisabled, reportExhausted } from "./pg-operational.js";
 
 /** The outbox's outcome recorder: writes lease transitions, a turn's worth at a time. */
 export interface PgOutcomeRecorder {
@@ -24,8 +27,9 @@ export interface PgOutcomeRecorder {
 /**
  * Records the outcomes of one event-loop turn (and those arriving while the previous batch is in flight) as ONE
  * statement (`finishManySql`): the lease checks, state moves, attempt rows, streak updates and 410 disables of the
- * whole batch, committed together (with a 410's pending deliveries failed in the same transaction). An outcome whose lease is gone fails alone with `lease_lost`; an error of the statement fails
- * the batch, and each caller may retry its own outcome.
+ * whole batch, committed together (with a 410's pending deliveries failed, and the operational webhooks a 410 or a
+ * delivery failed for good causes published, in the same transaction). An outcome whose lease is gone fails alone
+ * with `lease_lost`; an error of the statement fails the batch, and each caller may retry its own outcome.
  *
  * @example
  * ```ts
@@ -40,23 +44,15 @@ export function createPgOutcomeRecorder(ctx: PgContext): PgOutcomeRecorder {
   async function write(outcomes: Outcome[]): Promise<OutcomeResult[]> {
     const at = ctx.options.now();
     const params = finishManyParams(outcomes, at);
-    let rows: { ord: string; gone: string | null }[];
-    if (!outcomes.some((o) => LEASE_RULES[o.kind].disables)) rows = await query(ctx, statement, params);
-    else {
-      // A 410: its subscription's pending deliveries fail in the same transaction as the outcome and the disable.
-      rows = await transaction(
-        ctx,
-        async (client) => {
-          const finished = await query<{ ord: string; gone: string | null }>(ctx, statement, params, client);
-          const gone = [...new Set(finished.flatMap((row) => (row.gone === null ? [] : [row.gone])))];
-          if (gone.length > 0)
-            await query(ctx, failPending, [gone, disabledPendingError(GONE_REASON), at], client);
-          return finished;
-        },
-        { bulk: true },
-      );
-    }
-    const held = new Set(rows.map((row) => Number(row.ord)));
+    // A 410 or a delivery failed for good: a transaction, so that what they cause commits with them.
+    const rows = outcomes.some((o) => LEASE_RULES[o.kind].disables || o.kind === "failed")
+      ? await transaction(
+          ctx,
+          (client) => finishAndReport(ctx, client, { statement, failPending }, outcomes, params, at),
+          { bulk: true },
+        )
+      : await query<FinishedRow>(ctx, statement, params);
+    const held = heldOrdinals(rows);
     return outcomes.map((outcome, i) =>
       held.has(i + 1) ? { ok: true } : { ok: false, error: leaseLost(outcome.lease) },
     );
@@ -71,6 +67,54 @@ export function createPgOutcomeRecorder(ctx: PgContext): PgOutcomeRecorder {
     },
     drain: () => committer.drain(),
   };
+}
+
+/** A row of `finishManySql`: a held outcome's ordinal, with the subscription of a held disabling one. */
+type FinishedRow = { ord: string; gone: string | null };
+const heldOrdinals = (rows: FinishedRow[]) => new Set(rows.map((row) => Number(row.ord)));
+
+/**
+ * The turn's statement in a transaction with what it causes: a 410's subscription's pending deliveries failed and
+ * `subscription.disabled` published (when this turn disabled it: it was enabled before), and `delivery.exhausted`
+ * for each held `failed` outcome (docs/decisions.md D36).
+ */
+async function finishAndReport(
+  ctx: PgContext,
+  client: PoolClient,
+  sql: { statement: string; failPending: string },
+  outcomes: Outcome[],
+  params: unknown[],
+  at: number,
+): Promise<FinishedRow[]> {
+  const disabling = outcomes.filter((o) => LEASE_RULES[o.kind].disables).map((o) => o.lease?.id);
+  const wasEnabled = new Set(
+    disabling.length === 0
+      ? []
+      : (
+          await query<{ id: string }>(
+            ctx,
+            `SELECT DISTINCT sub.id FROM ${ctx.s}.deliveries d JOIN ${ctx.s}.subscriptions sub ON sub.id = d.subscription_id
+             WHERE d.id = ANY($1::bigint[]) AND sub.enabled`,
+            [disabling.filter((id) => Number.isSafeInteger(id))],
+            client,
+          )
+        ).map((row) => row.id),
+  );
+  const finished = await query<FinishedRow>(ctx, sql.statement, params, client);
+  const gone = [...new Set(finished.flatMap((row) => (row.gone === null ? [] : [row.gone])))];
+  if (gone.length > 0) {
+    await query(ctx, sql.failPending, [gone, disabledPendingError(GONE_REASON), at], client);
+    const disabled = gone.filter((id) => wasEnabled.has(id));
+    if (disabled.length > 0)
+      for (const row of await disabledRows(ctx, client, disabled))
+        await reportDisabled(ctx, client, row, "gone", at);
+  }
+  const held = heldOrdinals(finished);
+  const exhausted = outcomes.flatMap((o, i) =>
+    o.kind === "failed" && held.has(i + 1) ? [{ deliveryId: o.lease.id, last: lastAttempt(o.attempt) }] : [],
+  );
+  await reportExhausted(ctx, client, exhausted, at);
+  return finished;
 }
 
 /** The parameters of `finishManySql` for a turn's outcomes at `at` (exported for the plan test). */

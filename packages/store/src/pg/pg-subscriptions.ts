@@ -6,6 +6,7 @@ import type {
   UpdateSubscriptionInput,
 } from "../api/subscriptions.js";
 import { applicationNotFound, DEFAULT_APPLICATION_ID, uidConflict } from "../shared/application-rules.js";
+import type { DisabledCause } from "../shared/operational.js";
 import { disabledPendingError } from "../shared/outcomes.js";
 import {
   decodeSubscription,
@@ -23,6 +24,7 @@ import {
 import { checkGraceMs } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
 import { failPendingOfSql } from "./outbox-sql.js";
+import { reportDisabled } from "./pg-operational.js";
 
 /** The sender's subscriptions among the targets (`sub_…`, shared/target-scope.ts): destinations are not its. */
 const SENDER = "id >= 'sub_' AND id < 'sub`'";
@@ -50,7 +52,7 @@ export function createPgSubscriptions(ctx: PgContext): Subscriptions {
     rotateSecret: (id, secret, options = {}) =>
       transaction(ctx, (client) => rotateSecret(ctx, client, id, secret, checkGraceMs(options.graceMs))),
     disable: (id, reason) =>
-      transaction(ctx, (client) => disable(ctx, client, id, String(reason), ctx.options.now()), {
+      transaction(ctx, (client) => disable(ctx, client, id, String(reason), ctx.options.now(), "manual"), {
         bulk: true,
       }),
     enable: (id) => transaction(ctx, (client) => enable(ctx, client, id)),
@@ -192,15 +194,19 @@ async function rotateSecret(
   return decodeReturned(ctx, rows);
 }
 
-/** Disables it (the first reason and time stay) and fails its pending deliveries. */
+/**
+ * Disables it (the first reason and time stay) and fails its pending deliveries; when it was enabled,
+ * `subscription.disabled` for `cause` is published in the same transaction (docs/decisions.md D36).
+ */
 async function disable(
   ctx: PgContext,
   client: PoolClient,
   id: string,
   reason: string,
   at: number,
+  cause: DisabledCause,
 ): Promise<Subscription> {
-  await locked(ctx, client, id);
+  const before = await locked(ctx, client, id);
   const rows = await query<SubscriptionRow>(
     ctx,
     `UPDATE ${ctx.s}.subscriptions
@@ -212,6 +218,7 @@ async function disable(
   );
   // Pending deliveries would never be claimed usefully; fail them so `recover` can bring them back.
   await query(ctx, failPendingOfSql(ctx.s), [[id], disabledPendingError(reason), at], client);
+  if (before.enabled) await reportDisabled(ctx, client, rows[0] as SubscriptionRow, cause, at);
   return decodeReturned(ctx, rows);
 }
 
@@ -257,7 +264,7 @@ async function disableFailing(ctx: PgContext, forMs: number, reason: string | un
         const row = await locked(ctx, client, id);
         if (!row.enabled || row.failing_since === null || Number(row.failing_since) > at - forMs)
           return false;
-        await disable(ctx, client, id, why, at);
+        await disable(ctx, client, id, why, at, "failing");
         return true;
       },
       { bulk: true },

@@ -25,6 +25,7 @@ import { pageLimit } from "../shared/cursor.js";
 import { type DeliveryRow, type MessageRow, toDelivery, toMessage } from "../shared/rows.js";
 import { decodeSubscription, type SubscriptionRow } from "../shared/subscription-codec.js";
 import { runSqlite, type SqliteContext } from "./context.js";
+import { publishOperational } from "./sqlite-operational.js";
 import { sqliteListDeliveries } from "./sqlite-outbox-reads.js";
 
 /**
@@ -139,7 +140,10 @@ function updateApplication(ctx: SqliteContext, id: string, patch: UpdateApplicat
   return find(ctx, id) as Application;
 }
 
-/** Run as one IMMEDIATE transaction: the subscriptions (deliveries and attempts cascade), tokens, the row, the record. */
+/**
+ * Run as one IMMEDIATE transaction: the subscriptions (deliveries and attempts cascade), tokens, the row, the record
+ * and `application.deleted`.
+ */
 function deleteApplication(ctx: SqliteContext, id: string): DeletedApplication | null {
   if (isReservedApplication(id)) {
     throw new StoreInputError(
@@ -158,6 +162,8 @@ function deleteApplication(ctx: SqliteContext, id: string): DeletedApplication |
       "INSERT INTO application_deletions (id, uid, name, subscriptions, deleted_at) VALUES (?, ?, ?, ?, ?)",
     )
     .run(id, row.uid, row.name, subscriptions, deletedAt);
+  const data = { applicationId: id, uid: row.uid, name: row.name, subscriptions };
+  publishOperational(ctx, "application.deleted", data, deletedAt);
   return { id, uid: row.uid, name: row.name, subscriptions, deletedAt: new Date(deletedAt) };
 }
 

@@ -1,6 +1,7 @@
 import { GONE_REASON } from "@plant-store/core";
 import { storeClosedError } from "../errors.js";
 import { GroupCommitter } from "../shared/group-commit.js";
+import { lastAttempt } from "../shared/operational.js";
 import {
   LEASE_RULES,
   leaseLost,
@@ -20,6 +21,7 @@ import {
   SUBSCRIPTION_STATES,
   updateDeliveriesSql,
 } from "./outbox-sql.js";
+import { reportExhausted } from "./sqlite-operational.js";
 
 /** Rows per multi-row statement: 64 × 8 parameters, well under SQLite's limit; one cached statement per size. */
 const CHUNK = 64;
@@ -78,15 +80,18 @@ export function createSqliteOutcomeRecorder(ctx: SqliteContext): SqliteOutcomeRe
     for (const [id, enabled, failingSince] of states)
       subscriptions.set(id, { enabled: enabled === 1, failingSince });
 
-    const { results, attemptRows, deliveryRows, effects, gone } = planTurn(outcomes, held, subscriptions, at);
+    const plan = planTurn(outcomes, held, subscriptions, at);
+    const { results, attemptRows, deliveryRows, effects } = plan;
     // The attempts first: they are numbered and attributed from the deliveries as they are before the update.
     // Spread, not one array: better-sqlite3 reads an array's values one by one through V8's API.
     inChunks(attemptRows, 6, (rows, values) => ctx.sql(insertAttemptsSql(rows)).run(...values));
     inChunks(deliveryRows, 8, (rows, values) => ctx.sql(updateDeliveriesSql(rows)).run(...values));
     const failingSince = new Map([...subscriptions].map(([id, s]) => [id, s.failingSince]));
     for (const [id, value] of netStreaks(effects, failingSince)) ctx.sql(SET_FAILING_SINCE).run(value, id);
-    // A 410's disable commits with its outcome: a crash cannot leave the gone endpoint enabled.
-    for (const id of gone) disableSubscription(ctx, id, GONE_REASON, at);
+    // A 410's disable commits with its outcome, and so do the operational webhooks: a crash cannot leave the gone
+    // endpoint enabled, nor a disable or an exhausted delivery unreported.
+    for (const id of plan.gone) disableSubscription(ctx, id, GONE_REASON, at, "gone");
+    reportExhausted(ctx, plan.exhausted, at);
     return results;
   });
 
@@ -105,13 +110,18 @@ export function createSqliteOutcomeRecorder(ctx: SqliteContext): SqliteOutcomeRe
   };
 }
 
-/** A turn's writes, planned: each outcome's result, the rows to insert and update, streak effects, gone subscriptions. */
+/**
+ * A turn's writes, planned: each outcome's result, the rows to insert and update, streak effects, gone subscriptions
+ * and exhausted deliveries.
+ */
 interface TurnPlan {
   results: OutcomeResult[];
   attemptRows: unknown[];
   deliveryRows: unknown[];
   effects: { subscriptionId: string; effect: StreakEffect; at: number }[];
   gone: Set<string>;
+  /** The deliveries a `failed` outcome ends, with their last attempt (`delivery.exhausted`). */
+  exhausted: { deliveryId: number; last: { status: number | null; error: string | null } }[];
 }
 
 /**
@@ -125,7 +135,14 @@ function planTurn(
   subscriptions: Map<string, { enabled: boolean; failingSince: number | null }>,
   at: number,
 ): TurnPlan {
-  const plan: TurnPlan = { results: [], attemptRows: [], deliveryRows: [], effects: [], gone: new Set() };
+  const plan: TurnPlan = {
+    results: [],
+    attemptRows: [],
+    deliveryRows: [],
+    effects: [],
+    gone: new Set(),
+    exhausted: [],
+  };
   for (const outcome of outcomes) {
     const id = outcome.lease?.id;
     const subscriptionId = typeof id === "number" ? held[id] : undefined;
@@ -145,6 +162,7 @@ function planTurn(
     const { state, dueAt, counted, status, error, finishedAt } = next;
     plan.deliveryRows.push(id, state, dueAt, counted ? 1 : 0, status, error, finishedAt, at);
     plan.effects.push({ subscriptionId, effect: streakOf(outcome.kind), at: a?.at ?? at });
+    if (outcome.kind === "failed") plan.exhausted.push({ deliveryId: id, last: lastAttempt(a) });
     plan.results.push({ ok: true });
   }
   return plan;

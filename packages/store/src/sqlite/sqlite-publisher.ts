@@ -8,7 +8,7 @@ import { scopeSql } from "../shared/target-scope.js";
 import { checkIdempotencyKey, checkTraceContext } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 
-type PublishItem = {
+export type PublishItem = {
   /** The application published to as the caller named it (id or uid), `null` for all. */
   application: string | null;
   body: Uint8Array;
@@ -46,8 +46,11 @@ type Published =
   /** The application named does not exist: nothing was written. */
   | { existing: undefined; id?: undefined; deliveries: 0; missing: string };
 
-/** One event of a commit, inside its transaction: the application named, a replayed key, or the message and its fan-out. */
-function publishOne(
+/**
+ * One event of a commit, inside its transaction: the application named, a replayed key, or the message and its
+ * fan-out. The operational webhooks are published through it in the transaction of the change they report.
+ */
+export function publishOne(
   ctx: SqliteContext,
   { application, body, eventType, key: given, traceContext, at }: PublishItem,
 ): Published {

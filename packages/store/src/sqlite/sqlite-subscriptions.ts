@@ -5,6 +5,7 @@ import type {
   UpdateSubscriptionInput,
 } from "../api/subscriptions.js";
 import { applicationNotFound, DEFAULT_APPLICATION_ID, uidConflict } from "../shared/application-rules.js";
+import type { DisabledCause } from "../shared/operational.js";
 import {
   decodeSubscription,
   rotateStoredSecrets,
@@ -46,7 +47,7 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
     rotateSecret: (id, secret, options = {}) =>
       runSqlite(ctx, () => rotateSecret(ctx, id, secret, checkGraceMs(options.graceMs))),
     disable: (id, reason) =>
-      runSqlite(ctx, () => disableNow.immediate(ctx, id, String(reason), ctx.options.now())),
+      runSqlite(ctx, () => disableNow.immediate(ctx, id, String(reason), ctx.options.now(), "manual")),
     enable: (id) => runSqlite(ctx, () => enable(ctx, id)),
     delete: (id) =>
       runSqlite(
@@ -58,7 +59,7 @@ export function createSqliteSubscriptions(ctx: SqliteContext): Subscriptions {
         const at = ctx.options.now();
         const ids = failingSince(ctx, at - forMs);
         const why = failingReason(forMs, reason);
-        for (const id of ids) disableNow.immediate(ctx, id, why, at);
+        for (const id of ids) disableNow.immediate(ctx, id, why, at, "failing");
         return ids;
       }),
   };
@@ -197,12 +198,19 @@ function rotateSecret(ctx: SqliteContext, id: string, secret: string, graceMs: n
 }
 
 /**
- * Disables it and fails its pending deliveries (run as one transaction). A subscription already disabled has none:
- * its deliveries were failed then, and a disabled one gets no new ones.
+ * Disables it and fails its pending deliveries (run as one transaction), publishing `subscription.disabled` for
+ * `cause` in it. A subscription already disabled has none: its deliveries were failed then, and a disabled one gets
+ * no new ones.
  */
-function disable(ctx: SqliteContext, id: string, reason: string, at: number): Subscription {
+function disable(
+  ctx: SqliteContext,
+  id: string,
+  reason: string,
+  at: number,
+  cause: DisabledCause,
+): Subscription {
   mustGet(ctx, id);
-  disableSubscription(ctx, id, reason, at);
+  disableSubscription(ctx, id, reason, at, cause);
   return current(ctx, id);
 }
 

@@ -17,6 +17,8 @@ export type TestStoreOptions = Omit<OpenStoreOptions, "url" | "schema" | "pool">
  */
 export interface TestBackend {
   readonly kind: "sqlite" | "postgres";
+  /** PostgreSQL: the schema its stores live in (another process may open it too). */
+  readonly schema?: string;
   /** Opens another store on the same database (another connection / pool). */
   open(options?: TestStoreOptions): Promise<Store>;
   /**
@@ -87,6 +89,7 @@ export function pgBackend(url: string): TestBackend {
   };
   return {
     kind: "postgres",
+    schema,
     async open(options = {}) {
       const store = await openStore({ logger: { warn() {} }, ...options, url, schema });
       stores.push(store);
