@@ -1,5 +1,4 @@
 import type { IncomingMessage } from "node:http";
-import { createRequire } from "node:module";
 import {
   type Context,
   context,
@@ -11,10 +10,8 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
-import { SPAN_ATTRIBUTES as A, appTracer, errorType, MESSAGING_SYSTEM } from "@plant-store/app-kit";
+import { SPAN_ATTRIBUTES as A, inSpan, MESSAGING_SYSTEM, packageTracer } from "@plant-store/app-kit";
 import type { WebhookResponse } from "@plant-store/core";
-
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 /**
  * The receiver's tracer: `undefined` while no OpenTelemetry SDK is registered, and then the webhook path does
@@ -28,7 +25,7 @@ const { version } = createRequire(import.meta.url)("../package.json") as { versi
  * ```
  */
 export function receiverTracer(): () => Tracer | undefined {
-  return appTracer("@plant-store/receiver", version);
+  return packageTracer(new URL("../package.json", import.meta.url));
 }
 
 /** A webhook request's SERVER span and the context its pipeline runs in (the commit's span is its child). */
@@ -142,16 +139,8 @@ export async function traceCommit<T extends { duplicate: boolean }>(
     },
     context.active(),
   );
-  try {
-    // Active while the inbox writes, so an instrumented database client nests its spans under the commit.
-    const result = await context.with(trace.setSpan(context.active(), span), commit);
-    span.setAttribute(A.inboxDuplicate, result.duplicate);
-    return result;
-  } catch (error) {
-    span.setAttribute(A.errorType, errorType(error));
-    span.setStatus({ code: SpanStatusCode.ERROR });
-    throw error;
-  } finally {
-    span.end();
-  }
+  // Active while the inbox writes, so an instrumented database client nests its spans under the commit.
+  return inSpan(span, context.active(), commit, {
+    settle: (result) => span.setAttribute(A.inboxDuplicate, result.duplicate),
+  });
 }

@@ -1,18 +1,14 @@
-import { createRequire } from "node:module";
 import {
   context,
   propagation,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
-  SpanStatusCode,
   type Tracer,
   trace,
 } from "@opentelemetry/api";
-import { SPAN_ATTRIBUTES as A, appTracer, errorType, MESSAGING_SYSTEM } from "@plant-store/app-kit";
+import { SPAN_ATTRIBUTES as A, inSpan, MESSAGING_SYSTEM, packageTracer } from "@plant-store/app-kit";
 import { isStorableTraceContext, type TraceCarrier } from "@plant-store/store";
-
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 /**
  * The sender's tracer: `undefined` while no OpenTelemetry SDK is registered (then nothing is traced and no trace
@@ -25,7 +21,7 @@ const { version } = createRequire(import.meta.url)("../package.json") as { versi
  * ```
  */
 export function senderTracer(): () => Tracer | undefined {
-  return appTracer("@plant-store/sender", version);
+  return packageTracer(new URL("../package.json", import.meta.url));
 }
 
 /**
@@ -60,21 +56,16 @@ export async function tracePublish<T extends object>(
     },
     parent,
   );
-  try {
-    const result = await context.with(trace.setSpan(parent, span), run, undefined, spanCarrier(span));
-    // A batch's span stands for several messages: it names none.
-    const { messageId } = result as { messageId?: unknown };
-    if (typeof messageId === "string") span.setAttribute(A.messagingMessageId, messageId);
-    return result;
-  } catch (error) {
-    // The store's error code (`invalid_event`, `idempotency_conflict`, …): a few values, never the input.
-    span.setAttribute(A.errorType, errorType(error));
-    const { message } = (error ?? {}) as { message?: unknown };
-    span.setStatus({ code: SpanStatusCode.ERROR, ...(typeof message === "string" && { message }) });
-    throw error;
-  } finally {
-    span.end();
-  }
+  return inSpan(span, parent, () => run(spanCarrier(span)), {
+    settle: (result) => {
+      // A batch's span stands for several messages: it names none.
+      const { messageId } = result as { messageId?: unknown };
+      if (typeof messageId === "string") span.setAttribute(A.messagingMessageId, messageId);
+    },
+    // `error.type` is the store's error code (`invalid_event`, `idempotency_conflict`, …): a few values, never the
+    // input; the status says its message.
+    errorMessage: true,
+  });
 }
 
 /**

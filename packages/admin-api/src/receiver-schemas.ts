@@ -1,22 +1,25 @@
-import { DELIVERY_STATES, parseDateTime } from "@plant-store/core";
 import { z } from "zod";
 import {
   Attempt,
+  dateTime,
+  deliveryProgress,
   eventTypesField,
+  nullableDateTime,
+  pageCursor,
   pageLimit,
+  pageOf,
   rateLimitField,
   signingSecret,
+  signingSecretCount,
+  sinceDateTime,
+  stateFilter,
   targetHeadersField,
+  wholeNumberId,
 } from "./schemas.js";
 
 // The store judges a destination's values (its URL — http(s), no credentials, no metadata or link-local host —,
 // name, headers and limits) and says which rule a value breaks; these schemas only check each field's JSON type, so
 // every rule stays defined once, in the store. The receiver checks event types against the catalog it serves.
-
-const dateTime = z.string().meta({ format: "date-time" });
-const nullableDateTime = z.string().nullable().meta({ format: "date-time" });
-const SINCE_RULE =
-  "since must be an RFC 3339 date-time string with an existing date and time, e.g. 2026-11-22T10:00:00Z.";
 
 const name = z.string({ error: "name must be a string of 1 to 100 printable characters." });
 const url = z.string({ error: "url must be the destination's http(s) URL, as a string." }).meta({
@@ -50,12 +53,7 @@ export const DestinationParams = z.object({
 });
 
 /** Path parameters of `/forwards/{id}…`: a whole number. */
-export const ForwardParams = z.object({
-  id: z
-    .string()
-    .regex(/^\d{1,20}$/, { error: "A forward id is a whole number." })
-    .meta({ description: "Forward id, a whole number." }),
-});
+export const ForwardParams = z.object({ id: wholeNumberId("Forward") });
 
 /** Path parameters of `/events/{id}/forwards`. */
 export const EventParams = z.object({
@@ -64,9 +62,9 @@ export const EventParams = z.object({
 
 /** Query of `GET /destinations/{id}/forwards`. */
 export const ListForwardsQuery = z.object({
-  state: z.enum(DELIVERY_STATES, { error: `state must be one of ${DELIVERY_STATES.join(", ")}.` }).optional(),
+  state: stateFilter,
   limit: pageLimit.optional(),
-  cursor: z.string().optional().meta({ description: "The `nextCursor` of the previous page." }),
+  cursor: pageCursor,
 });
 
 /** Body of `POST /destinations`. */
@@ -125,15 +123,11 @@ export const ReplayInput = z
       .min(1, { error: "eventId must not be empty." })
       .optional()
       .meta({ description: "Send this event (its `webhook-id`) to the destination again." }),
-    since: z
-      .string({ error: SINCE_RULE })
-      .refine((text) => parseDateTime(text) !== null, { error: SINCE_RULE })
-      .optional()
-      .meta({
-        format: "date-time",
-        description:
-          "Forwards created at or after it: every finished one (delivered or failed), or with `failed` the failed ones.",
-      }),
+    since: sinceDateTime.optional().meta({
+      format: "date-time",
+      description:
+        "Forwards created at or after it: every finished one (delivered or failed), or with `failed` the failed ones.",
+    }),
     failed: z
       .literal(true, { error: "failed must be true, or left out." })
       .optional()
@@ -173,9 +167,7 @@ export const Destination = z
       .array(z.string())
       .meta({ description: "The names of its headers (their values are not shown)." }),
     timeoutMs: z.int().nullable(),
-    signingSecrets: z
-      .int()
-      .meta({ description: "How many secrets sign right now (more than 1 during a rotation)." }),
+    signingSecrets: signingSecretCount,
     depth: z.int().meta({ description: "Forwards pending or in flight." }),
     oldestPendingAt: nullableDateTime.meta({ description: "Created time of the oldest unfinished forward." }),
     lagSeconds: z.number().meta({ description: "Age of the oldest unfinished forward; 0 when none." }),
@@ -191,7 +183,7 @@ export const DestinationWithSecret = Destination.extend({ secret: z.string() }).
 });
 
 /** Every destination. */
-export const DestinationList = z.object({ data: z.array(Destination), nextCursor: z.string().nullable() });
+export const DestinationList = pageOf(Destination);
 
 /** A destination's current signing secret (as Svix's `GET /endpoints/{id}/secret`). */
 export const DestinationSecret = z.object({
@@ -206,19 +198,13 @@ export const Forward = z
     eventSeq: z
       .int()
       .meta({ description: "The event's sequence number in the inbox (`seq` of GET /events)." }),
-    state: z.enum(DELIVERY_STATES),
+    ...deliveryProgress,
     attempts: z.int().meta({ description: "Attempts in the current round (a replay starts a new round)." }),
-    dueAt: dateTime,
-    lastStatus: z.int().nullable(),
-    lastError: z.string().nullable(),
-    createdAt: dateTime,
-    updatedAt: dateTime,
-    finishedAt: nullableDateTime,
   })
   .meta({ id: "Forward" });
 
 /** A page of forwards, newest first. */
-export const ForwardPage = z.object({ data: z.array(Forward), nextCursor: z.string().nullable() });
+export const ForwardPage = pageOf(Forward);
 
 /** An event's forwards, each with its attempts. */
 export const EventForwards = z.object({

@@ -51,8 +51,10 @@ const signing = z
       "symmetric: v1 (HMAC, the subscription's whsec_ secrets); asymmetric: v1a (ed25519, the sender's whsk_ key); both, while a receiver migrates.",
   });
 
-const dateTime = z.string().meta({ format: "date-time" });
-const nullableDateTime = z.string().nullable().meta({ format: "date-time" });
+/** A time in an answer: an RFC 3339 date-time string. */
+export const dateTime = z.string().meta({ format: "date-time" });
+/** A time in an answer that may not have come yet. */
+export const nullableDateTime = z.string().nullable().meta({ format: "date-time" });
 
 // --- rules shared by the fields -------------------------------------------------------------------------------
 
@@ -86,6 +88,25 @@ const bearerToken = (field: string) =>
       error: TOKEN_RULE.replace("token", field),
     });
 
+/** A `since` of a request body: an RFC 3339 date-time of an existing date and time (a recover's, a replay's). */
+export const sinceDateTime = z
+  .string({ error: SINCE_RULE })
+  .refine((text) => parseDateTime(text) !== null, { error: SINCE_RULE });
+
+/**
+ * A path id that is a whole number (a delivery's, a forward's): one beyond any row is unknown, not malformed.
+ *
+ * @example
+ * ```ts
+ * const ForwardParams = z.object({ id: wholeNumberId("Forward") });
+ * ```
+ */
+export const wholeNumberId = (what: "Delivery" | "Forward") =>
+  z
+    .string()
+    .regex(/^\d{1,20}$/, { error: `A ${what.toLowerCase()} id is a whole number.` })
+    .meta({ description: `${what} id, a whole number.` });
+
 /** A `whsec_` signing secret. */
 export const signingSecret = (field: string) =>
   z.string({ error: `${field} must be a whsec_ string.` }).superRefine((secret, ctx) => {
@@ -107,12 +128,7 @@ export const SubscriptionParams = z.object({
 export const MessageParams = z.object({ id: z.string().meta({ description: "Message id (`msg_…`)." }) });
 
 /** Path parameters of `/deliveries/{id}…`: a whole number (one beyond any delivery is unknown, not malformed). */
-export const DeliveryParams = z.object({
-  id: z
-    .string()
-    .regex(/^\d{1,20}$/, { error: "A delivery id is a whole number." })
-    .meta({ description: "Delivery id, a whole number." }),
-});
+export const DeliveryParams = z.object({ id: wholeNumberId("Delivery") });
 
 /** Query of `GET /subscriptions`. */
 export const ListSubscriptionsQuery = z.object({
@@ -141,13 +157,23 @@ export const pageLimit = documentedAs(
   },
 );
 
+/** A list's filter by delivery state (deliveries, a destination's forwards). */
+export const stateFilter = z
+  .enum(DELIVERY_STATES, { error: `state must be one of ${DELIVERY_STATES.join(", ")}.` })
+  .optional();
+/** A list's cursor: where the previous page stopped. */
+export const pageCursor = z
+  .string()
+  .optional()
+  .meta({ description: "The `nextCursor` of the previous page." });
+
 /** Query of `GET /deliveries`. */
 export const ListDeliveriesQuery = z.object({
-  state: z.enum(DELIVERY_STATES, { error: `state must be one of ${DELIVERY_STATES.join(", ")}.` }).optional(),
+  state: stateFilter,
   subscriptionId: z.string().optional(),
   messageId: z.string().optional(),
   limit: pageLimit.optional(),
-  cursor: z.string().optional().meta({ description: "The `nextCursor` of the previous page." }),
+  cursor: pageCursor,
 });
 
 /** Headers of `POST /events`. */
@@ -280,13 +306,10 @@ export const RotateInput = z
 
 /** Body of `POST /subscriptions/{id}/recover`. */
 export const RecoverInput = z.object({
-  since: z
-    .string({ error: SINCE_RULE })
-    .refine((text) => parseDateTime(text) !== null, { error: SINCE_RULE })
-    .meta({
-      format: "date-time",
-      description: "RFC 3339, e.g. 2026-11-22T10:00:00Z: failed deliveries created at or after it.",
-    }),
+  since: sinceDateTime.meta({
+    format: "date-time",
+    description: "RFC 3339, e.g. 2026-11-22T10:00:00Z: failed deliveries created at or after it.",
+  }),
 });
 
 /**
@@ -369,6 +392,22 @@ export const ErrorBody = z
   })
   .meta({ id: "Error" });
 
+/**
+ * A page of `item`s, newest first or in creation order: `nextCursor` is the next page's `cursor`, null on the last.
+ *
+ * @example
+ * ```ts
+ * const DeliveryPage = pageOf(Delivery);
+ * ```
+ */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), nextCursor: z.string().nullable() });
+
+/** How many secrets sign a target right now (a subscription, a destination). */
+export const signingSecretCount = z
+  .int()
+  .meta({ description: "How many secrets sign right now (more than 1 during a rotation)." });
+
 /** A subscription (its credentials are never shown again after creation or rotation). */
 export const Subscription = z
   .object({
@@ -382,9 +421,7 @@ export const Subscription = z
     disabledReason: z.string().nullable(),
     disabledAt: nullableDateTime,
     failingSince: nullableDateTime,
-    signingSecrets: z
-      .int()
-      .meta({ description: "How many secrets sign right now (more than 1 during a rotation)." }),
+    signingSecrets: signingSecretCount,
     eventTypes: z
       .array(z.string())
       .nullable()
@@ -412,7 +449,7 @@ export const SubscriptionWithCredentials = Subscription.extend({
 }).meta({ id: "SubscriptionWithCredentials" });
 
 /** A page of subscriptions (all of them: `nextCursor` is always null today). */
-export const SubscriptionPage = z.object({ data: z.array(Subscription), nextCursor: z.string().nullable() });
+export const SubscriptionPage = pageOf(Subscription);
 
 /** The new credential of a rotation, shown once. */
 export const Rotated = z.union([z.object({ token: z.string() }), z.object({ secret: z.string() })]);
@@ -445,25 +482,25 @@ export const Message = z
   })
   .meta({ id: "Message" });
 
+/** Where one message to one target stands (a delivery's fields after its ids; a forward's too). */
+export const deliveryProgress = {
+  state: z.enum(DELIVERY_STATES),
+  attempts: z.int(),
+  dueAt: dateTime,
+  lastStatus: z.int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+  finishedAt: nullableDateTime,
+};
+
 /** One message to one subscription. */
 export const Delivery = z
-  .object({
-    id: z.int(),
-    messageId: z.string(),
-    subscriptionId: z.string(),
-    state: z.enum(DELIVERY_STATES),
-    attempts: z.int(),
-    dueAt: dateTime,
-    lastStatus: z.int().nullable(),
-    lastError: z.string().nullable(),
-    createdAt: dateTime,
-    updatedAt: dateTime,
-    finishedAt: nullableDateTime,
-  })
+  .object({ id: z.int(), messageId: z.string(), subscriptionId: z.string(), ...deliveryProgress })
   .meta({ id: "Delivery" });
 
 /** A page of deliveries, newest first. */
-export const DeliveryPage = z.object({ data: z.array(Delivery), nextCursor: z.string().nullable() });
+export const DeliveryPage = pageOf(Delivery);
 
 /** One attempt of a delivery. */
 export const Attempt = z

@@ -40,7 +40,15 @@ export {
   UNRESOLVED_CODE,
 } from "./ssrf.js";
 export { type AppStore, openAppStore, type Readiness, readiness, type StoreSetting } from "./store.js";
-export { appTracer, errorType, MESSAGING_SYSTEM, SPAN_ATTRIBUTES } from "./tracing.js";
+export {
+  appTracer,
+  errorType,
+  type InSpanOptions,
+  inSpan,
+  MESSAGING_SYSTEM,
+  packageTracer,
+  SPAN_ATTRIBUTES,
+} from "./tracing.js";
 export { startWorker, type Worker } from "./worker/worker.js";
 export {
   ATTEMPT_LINE_KEYS,

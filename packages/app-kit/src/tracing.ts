@@ -1,4 +1,15 @@
-import { ProxyTracerProvider, type Tracer, type TracerProvider, trace } from "@opentelemetry/api";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import {
+  type Context,
+  context,
+  ProxyTracerProvider,
+  type Span,
+  SpanStatusCode,
+  type Tracer,
+  type TracerProvider,
+  trace,
+} from "@opentelemetry/api";
 
 /**
  * Span attribute names, from the OpenTelemetry semantic conventions for HTTP (stable) and messaging: written once
@@ -78,4 +89,60 @@ export function appTracer(name: string, version: string): () => Tracer | undefin
     }
     return tracer;
   };
+}
+
+/**
+ * The tracer of the package whose `package.json` is at `packageJson`, named and versioned as that file says
+ * ({@link appTracer}): one line for each app, read once when the app builds its tracer.
+ *
+ * @example
+ * ```ts
+ * const tracer = packageTracer(new URL("../package.json", import.meta.url));
+ * ```
+ */
+export function packageTracer(packageJson: URL): () => Tracer | undefined {
+  const { name, version } = createRequire(packageJson)(fileURLToPath(packageJson)) as {
+    name: string;
+    version: string;
+  };
+  return appTracer(name, version);
+}
+
+/** What {@link inSpan} does besides running the work: the result's attributes; the error's message as the status's. */
+export interface InSpanOptions<T> {
+  /** Writes what the result says on the span, before it ends (a throw here is the span's error too). */
+  settle?: (result: T) => void;
+  /** On a throw, the error's `message` (when a string) is the ERROR status's description too. */
+  errorMessage?: boolean;
+}
+
+/**
+ * Runs `work` with `span` active (under `parent`), so instrumented clients nest their spans under it, and ends the
+ * span on every path: with what `settle` writes, or, when `work` throws, as an ERROR with `error.type`
+ * ({@link errorType}), the error thrown on.
+ *
+ * @example
+ * ```ts
+ * const result = await inSpan(span, context.active(), () => commit(), { settle: (r) => span.setAttribute("x", r.n) });
+ * ```
+ */
+export async function inSpan<T>(
+  span: Span,
+  parent: Context,
+  work: () => Promise<T>,
+  options: InSpanOptions<T> = {},
+): Promise<T> {
+  try {
+    const result = await context.with(trace.setSpan(parent, span), work);
+    options.settle?.(result);
+    return result;
+  } catch (error) {
+    span.setAttribute(SPAN_ATTRIBUTES.errorType, errorType(error));
+    const { message } = (error ?? {}) as { message?: unknown };
+    const described = options.errorMessage === true && typeof message === "string";
+    span.setStatus({ code: SpanStatusCode.ERROR, ...(described && { message }) });
+    throw error;
+  } finally {
+    span.end();
+  }
 }

@@ -1,10 +1,11 @@
 import {
-  type AdminAnswer,
-  type AdminOperationId,
-  type AdminRequest,
   type AdminResult,
-  createAdminClient,
+  adminRoutes,
+  createRouteClient,
   DEFAULT_ADMIN_TIMEOUT_MS,
+  type RouteAnswer,
+  type RouteRequest,
+  type RouteTable,
 } from "@plant-store/admin-api";
 import { CliError } from "../cli-error.js";
 import {
@@ -28,25 +29,31 @@ export interface AdminOptions {
   [key: string]: unknown;
 }
 
-/** The admin client, as an admin command uses it: every refusal already a CLI error with its exit code. */
-export interface AdminSession {
-  /** A request checked with the sender's own schemas before anything is sent; a refusal names the flag (exit 2). */
-  check<Op extends AdminOperationId>(operation: Op, request: AdminRequest<Op>): AdminRequest<Op>;
-  /** The sender's answer; no answer, or a non-2xx one, is an error (exit 1). */
-  call<Op extends AdminOperationId>(operation: Op, request: AdminRequest<Op>): Promise<AdminAnswer<Op>>;
+/**
+ * An admin API's typed client (the sender's, the receiver's), as a command uses it: every refusal already a CLI
+ * error with its exit code.
+ */
+export interface RouteSession<T extends RouteTable> {
+  /** A request checked with the app's own schemas before anything is sent; a refusal names the flag (exit 2). */
+  check<Op extends keyof T & string>(operation: Op, request: RouteRequest<T, Op>): RouteRequest<T, Op>;
+  /** The app's answer; no answer, or a non-2xx one, is an error (exit 1). */
+  call<Op extends keyof T & string>(operation: Op, request: RouteRequest<T, Op>): Promise<RouteAnswer<T, Op>>;
   /**
-   * The sender's answer, or its refusal as a value (status, message and body, e.g. a 422's `problems`) for a
+   * The app's answer, or its refusal as a value (status, message and body, e.g. a 422's `problems`) for a
    * command that explains it in its own terms; no answer at all is an error (exit 1).
    */
-  send<Op extends AdminOperationId>(
+  send<Op extends keyof T & string>(
     operation: Op,
-    request: AdminRequest<Op>,
+    request: RouteRequest<T, Op>,
   ): Promise<
-    { ok: true; value: AdminAnswer<Op> } | { ok: false; status: number; message: string; body: unknown }
+    { ok: true; value: RouteAnswer<T, Op> } | { ok: false; status: number; message: string; body: unknown }
   >;
   /** A text flag's value; given but empty is a usage error. */
   text(key: string): string | undefined;
 }
+
+/** The sender's admin API, as an admin command uses it. */
+export type AdminSession = RouteSession<typeof adminRoutes>;
 
 /** The flag or argument each request field comes from, to name it when the field is refused. */
 const FLAGS: Record<string, string> = {
@@ -92,12 +99,26 @@ const FLAGS: Record<string, string> = {
  * ```
  */
 export function adminSession(options: AdminOptions): AdminSession {
-  const { base, token, timeoutMs } = connection(options, options.senderUrl, {
-    ...SENDER,
-    env: "PLANT_STORE_SENDER_URL",
-    example: "http://127.0.0.1:4001",
-  });
-  const client = createAdminClient({ baseUrl: base, token, timeoutMs });
+  return routeSession(adminRoutes, SENDER, options, options.senderUrl);
+}
+
+/**
+ * Checks an app's URL (`url`, from the app's flag), the admin token and `--timeout` (exit 2 when wrong), and opens
+ * the typed client of the admin API that `routes` describes over them.
+ *
+ * @example
+ * ```ts
+ * const rx = routeSession(receiverRoutes, RECEIVER, options, options.receiverUrl);
+ * ```
+ */
+export function routeSession<T extends RouteTable>(
+  routes: T,
+  app: AdminApp,
+  options: AdminOptions,
+  url: string | undefined,
+): RouteSession<T> {
+  const { base, token, timeoutMs } = connection(options, url, app);
+  const client = createRouteClient(routes, { baseUrl: base, token, timeoutMs });
   return {
     check(operation, request) {
       const checked = client.check(operation, request);
@@ -105,11 +126,11 @@ export function adminSession(options: AdminOptions): AdminSession {
       return request;
     },
     call: async (operation, request) =>
-      answerOf(await client.call(operation, request), base, timeoutMs, options.json === true),
+      answerFrom(app, await client.call(operation, request), base, timeoutMs, options.json === true),
     send: async (operation, request) => {
       const result = await client.call(operation, request);
       if (!result.ok && result.kind === "status") return result;
-      return { ok: true, value: answerOf(result, base, timeoutMs, false) };
+      return { ok: true, value: answerFrom(app, result, base, timeoutMs, false) };
     },
     text: (key) => notEmpty(`--${key}`, options[key] as string | undefined),
   };
@@ -118,18 +139,11 @@ export function adminSession(options: AdminOptions): AdminSession {
 /** The flag or argument a refused request field comes from. */
 export const flagOf = (field: string): string => FLAGS[field] ?? field;
 
-/**
- * Checks an app's URL, the admin token and `--timeout` (exit 2 when wrong).
- *
- * @example
- * ```ts
- * const { base, token, timeoutMs } = connection(options, options.receiverUrl, { name: "receiver", urlFlag: "--receiver-url", env: "PLANT_STORE_RECEIVER_URL", example: "http://127.0.0.1:4000" });
- * ```
- */
-export function connection(
+/** Checks an app's URL, the admin token and `--timeout` (exit 2 when wrong). */
+function connection(
   options: AdminOptions,
   url: string | undefined,
-  app: AdminApp & { env: string; example: string },
+  app: AdminApp,
 ): { base: string; token: string; timeoutMs: number } {
   const where = `${app.urlFlag} (or ${app.env})`;
   if (!url) throw new CliError(`${where} is required, e.g. ${app.example}.`, 2);
@@ -147,28 +161,26 @@ export function connection(
   return { base, token, timeoutMs };
 }
 
-/** The answer, or the CLI's message for why there is none (exit 1). */
-function answerOf<T>(result: AdminResult<T>, base: string, timeoutMs: number, json: boolean): T {
-  return answerFrom(SENDER, result, base, timeoutMs, json);
-}
-
-/** Which app an admin command talks to: its name in messages and the flag that says where it is. */
+/**
+ * Which app an admin command talks to: its name in messages, the flag and the environment variable that say where
+ * it is, and an example of that URL.
+ */
 export interface AdminApp {
   name: "sender" | "receiver";
   urlFlag: string;
+  env: string;
+  example: string;
 }
 
-const SENDER: AdminApp = { name: "sender", urlFlag: "--sender-url" };
+const SENDER: AdminApp = {
+  name: "sender",
+  urlFlag: "--sender-url",
+  env: "PLANT_STORE_SENDER_URL",
+  example: "http://127.0.0.1:4001",
+};
 
-/**
- * An admin answer, or the CLI's message for why there is none (exit 1), naming the app asked.
- *
- * @example
- * ```ts
- * answerFrom({ name: "receiver", urlFlag: "--receiver-url" }, result, base, 30_000, false);
- * ```
- */
-export function answerFrom<T>(
+/** An admin answer, or the CLI's message for why there is none (exit 1), naming the app asked. */
+function answerFrom<T>(
   app: AdminApp,
   result: AdminResult<T>,
   base: string,

@@ -1,5 +1,4 @@
 import {
-  context,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -11,7 +10,7 @@ import {
 import { type DeliveryOutcome, type Transport, withoutCredentials } from "@plant-store/core";
 import { WEBHOOK_METHOD } from "@plant-store/spec";
 import type { ClaimedDelivery } from "@plant-store/store";
-import { SPAN_ATTRIBUTES as A, errorType, MESSAGING_SYSTEM } from "../tracing.js";
+import { SPAN_ATTRIBUTES as A, inSpan, MESSAGING_SYSTEM } from "../tracing.js";
 
 /**
  * Starts an attempt's HTTP CLIENT span (`POST`), a child of the publish's span from the stored carrier (a new trace
@@ -74,22 +73,9 @@ export async function traceAttempt(
   transport: Transport,
   send: (transport: Transport) => Promise<DeliveryOutcome>,
 ): Promise<DeliveryOutcome> {
-  try {
-    const outcome = await context.with(
-      trace.setSpan(ROOT_CONTEXT, span),
-      send,
-      undefined,
-      tracedTransport(transport, span),
-    );
-    recordOutcome(span, outcome);
-    return outcome;
-  } catch (error) {
-    span.setAttribute(A.errorType, errorType(error));
-    span.setStatus({ code: SpanStatusCode.ERROR });
-    throw error;
-  } finally {
-    span.end();
-  }
+  return inSpan(span, ROOT_CONTEXT, () => send(tracedTransport(transport, span)), {
+    settle: (outcome) => recordOutcome(span, outcome),
+  });
 }
 
 /**

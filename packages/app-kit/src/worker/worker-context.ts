@@ -1,14 +1,12 @@
-import { createRequire } from "node:module";
 import type { Tracer } from "@opentelemetry/api";
 import { DEFAULT_TIMEOUT_MS, STANDARD_SCHEDULE_MS, type Transport } from "@plant-store/core";
 import type { ClaimedDelivery, Store, TargetScope } from "@plant-store/store";
 import type { Logger } from "pino";
 import { createLineWriter } from "../line-writer.js";
-import { appTracer } from "../tracing.js";
+import { packageTracer } from "../tracing.js";
 
-const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 /** The tracer of a worker whose app gives none. */
-const workerTracer = () => appTracer("@plant-store/app-kit", version);
+const workerTracer = () => packageTracer(new URL("../../package.json", import.meta.url));
 
 import { SlotPool } from "./slot-pool.js";
 

@@ -7,19 +7,21 @@ import type {
   DeletedApplication,
   UpdateApplicationInput,
 } from "../api/applications.js";
-import { StoreInputError } from "../errors.js";
 import {
   type ApplicationRow,
   applicationNotFound,
+  checkDeletable,
   checkPortalTtl,
   createdApplication,
-  isReservedApplication,
+  type DeletionRow,
   newApplicationId,
   newPortalToken,
+  type PortalTokenRow,
   patchedApplication,
+  portalGrant,
   portalTokenHash,
-  sameHash,
   toApplication,
+  toDeletedApplication,
   uidConflict,
 } from "../shared/application-rules.js";
 import { pageLimit } from "../shared/cursor.js";
@@ -62,7 +64,7 @@ export function createPgApplications(ctx: PgContext): Applications {
         await query<DeletionRow>(ctx, `SELECT * FROM ${s}.application_deletions ORDER BY seq DESC LIMIT $1`, [
           pageLimit(options.limit),
         ])
-      ).map(toDeletion),
+      ).map(toDeletedApplication),
     createPortalToken: async (id, options = {}) => {
       const ttl = checkPortalTtl(options.ttlMs);
       const { token, hash } = newPortalToken();
@@ -81,22 +83,6 @@ export function createPgApplications(ctx: PgContext): Applications {
     reads: (id) => pgApplicationReads(ctx, id),
   };
 }
-
-interface DeletionRow {
-  id: string;
-  uid: string;
-  name: string;
-  subscriptions: number | string;
-  deleted_at: number | string;
-}
-
-const toDeletion = (row: DeletionRow): DeletedApplication => ({
-  id: row.id,
-  uid: row.uid,
-  name: row.name,
-  subscriptions: Number(row.subscriptions),
-  deletedAt: new Date(Number(row.deleted_at)),
-});
 
 async function createApplication(ctx: PgContext, input: CreateApplicationInput): Promise<Application> {
   const columns = createdApplication(input);
@@ -142,12 +128,7 @@ async function deleteApplication(
   client: PoolClient,
   id: string,
 ): Promise<DeletedApplication | null> {
-  if (isReservedApplication(id)) {
-    throw new StoreInputError(
-      "invalid_application",
-      "The default and operator applications cannot be deleted.",
-    );
-  }
+  checkDeletable(id);
   const { s } = ctx;
   const [row] = await query<ApplicationRow>(
     ctx,
@@ -187,15 +168,14 @@ async function revoke(ctx: PgContext, client: PoolClient, id: string): Promise<v
 async function verifyPortalToken(ctx: PgContext, token: string) {
   const hash = portalTokenHash(token);
   if (hash === null) return null;
-  const [row] = await query<{ hash: string; application_id: string; expires_at: string }>(
+  const [row] = await query<PortalTokenRow>(
     ctx,
     `SELECT t.hash, t.application_id, t.expires_at FROM ${ctx.s}.portal_tokens t
      JOIN ${ctx.s}.applications a ON a.id = t.application_id AND a.portal_epoch = t.epoch
      WHERE t.hash = $1 AND t.expires_at > $2`,
     [hash, ctx.options.now()],
   );
-  if (!row || !sameHash(row.hash, hash)) return null;
-  return { applicationId: row.application_id, expiresAt: new Date(Number(row.expires_at)) };
+  return portalGrant(row, hash);
 }
 
 /** Every statement takes the application id as a parameter: another application's rows are never read. */

@@ -10,12 +10,16 @@ import type {
 import {
   type DestinationColumns,
   type DestinationRow,
+  type DestinationStatsRow,
   decodeDestination,
   destinationNotFound,
+  destinationRows,
   nameTaken,
   newDestinationColumns,
   newDestinationId,
   patchedDestinationColumns,
+  signsWith,
+  toDestinationStats,
 } from "../shared/destination-rules.js";
 import { disabledPendingError } from "../shared/outcomes.js";
 import { rotateStoredSecrets, storedSecrets } from "../shared/subscription-codec.js";
@@ -84,7 +88,7 @@ export function createPgDestinations(ctx: PgContext): Destinations {
   };
 }
 
-const IN_RANGE = "id >= 'dst_' AND id < 'dst`'";
+const IN_RANGE = destinationRows("id");
 
 async function find(
   ctx: PgContext,
@@ -184,9 +188,7 @@ async function ensure(
   if (!existing) return create(ctx, client, input);
   let updated =
     existing.url === input.url ? existing : await update(ctx, client, existing.id, { url: input.url });
-  const now = ctx.options.now();
-  const active = updated.secrets.filter((s) => s.expiresAt === null || s.expiresAt.getTime() > now);
-  if (input.secret !== undefined && !active.some((s) => s.secret === input.secret)) {
+  if (input.secret !== undefined && !signsWith(updated, input.secret, ctx.options.now())) {
     updated = await rotate(ctx, client, existing.id, input.secret, 0);
   }
   return updated;
@@ -257,13 +259,7 @@ async function disable(ctx: PgContext, client: PoolClient, id: string, reason: s
 }
 
 async function stats(ctx: PgContext): Promise<DestinationStats[]> {
-  const rows = await query<{
-    id: string;
-    depth: string;
-    oldest: string | null;
-    failed: string;
-    blocked: string | null;
-  }>(
+  const rows = await query<DestinationStatsRow>(
     ctx,
     `SELECT s.id,
        (SELECT count(*) FROM ${ctx.s}.deliveries d WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id) AS depth,
@@ -275,13 +271,7 @@ async function stats(ctx: PgContext): Promise<DestinationStats[]> {
          LEFT JOIN ${ctx.s}.inbox_events i ON i.seq = m.inbox_seq
          WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id AND s.ordered
          ORDER BY d.id LIMIT 1) AS blocked
-     FROM ${ctx.s}.subscriptions s WHERE s.id >= 'dst_' AND s.id < 'dst\`' ORDER BY s.id`,
+     FROM ${ctx.s}.subscriptions s WHERE ${destinationRows("s.id")} ORDER BY s.id`,
   );
-  return rows.map((row) => ({
-    destinationId: row.id,
-    depth: Number(row.depth),
-    oldestPendingAt: row.oldest === null ? null : new Date(Number(row.oldest)),
-    failed: Number(row.failed),
-    blockedBehind: row.blocked,
-  }));
+  return rows.map(toDestinationStats);
 }

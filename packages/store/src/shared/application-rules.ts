@@ -6,7 +6,12 @@ import {
   PORTAL_TTL_MIN_MS,
   UID_PATTERN,
 } from "@plant-store/core";
-import type { Application, CreateApplicationInput, UpdateApplicationInput } from "../api/applications.js";
+import type {
+  Application,
+  CreateApplicationInput,
+  DeletedApplication,
+  UpdateApplicationInput,
+} from "../api/applications.js";
 import { StoreConflictError, StoreInputError } from "../errors.js";
 
 /** The application existing subscriptions belong to after migration, and that `create` uses when given none. */
@@ -17,6 +22,16 @@ export const OPERATOR_APPLICATION_ID = "app_operator";
 /** The applications every store has, which cannot be deleted. */
 export function isReservedApplication(id: string): boolean {
   return id === DEFAULT_APPLICATION_ID || id === OPERATOR_APPLICATION_ID;
+}
+
+/** Refuses to delete a reserved application (`invalid_application`). */
+export function checkDeletable(id: string): void {
+  if (isReservedApplication(id)) {
+    throw new StoreInputError(
+      "invalid_application",
+      "The default and operator applications cannot be deleted.",
+    );
+  }
 }
 /** The portal rules, defined in `@plant-store/core`. */
 export { PORTAL_TOKEN_PREFIX, PORTAL_TTL_DEFAULT_MS, PORTAL_TTL_MAX_MS };
@@ -46,6 +61,26 @@ export function toApplication(row: ApplicationRow): Application {
     metadata: typeof row.metadata === "string" ? JSON.parse(row.metadata) : row.metadata,
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),
+  };
+}
+
+/** A deleted application's record as either backend returns it (pg: int8 as strings). */
+export interface DeletionRow {
+  id: string;
+  uid: string;
+  name: string;
+  subscriptions: number | string;
+  deleted_at: number | string;
+}
+
+/** Row → public `DeletedApplication`. */
+export function toDeletedApplication(row: DeletionRow): DeletedApplication {
+  return {
+    id: row.id,
+    uid: row.uid,
+    name: row.name,
+    subscriptions: Number(row.subscriptions),
+    deletedAt: new Date(Number(row.deleted_at)),
   };
 }
 
@@ -146,6 +181,25 @@ export function sameHash(stored: string, presented: string): boolean {
   const a = Buffer.from(stored, "hex");
   const b = Buffer.from(presented, "hex");
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A live portal token's row, found by its hash (pg: int8 as a string). */
+export interface PortalTokenRow {
+  hash: string;
+  application_id: string;
+  expires_at: number | string;
+}
+
+/**
+ * What a presented portal token grants: its application and expiry, when the row found for it holds its `hash`
+ * ({@link sameHash}); `null` when there is no such row.
+ */
+export function portalGrant(
+  row: PortalTokenRow | undefined,
+  hash: string,
+): { applicationId: string; expiresAt: Date } | null {
+  if (!row || !sameHash(row.hash, hash)) return null;
+  return { applicationId: row.application_id, expiresAt: new Date(Number(row.expires_at)) };
 }
 
 /**

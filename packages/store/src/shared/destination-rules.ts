@@ -1,7 +1,9 @@
 import { createSecret } from "@plant-store/core";
+import { isActiveSecret } from "../active-secrets.js";
 import type {
   CreateDestinationInput,
   Destination,
+  DestinationStats,
   EndpointOptions,
   UpdateDestinationInput,
 } from "../api/destinations.js";
@@ -15,7 +17,7 @@ import {
 } from "./endpoint-options.js";
 import type { SecretBox } from "./secret-box.js";
 import { type StoredSecret, sealSecrets, storedSecrets } from "./subscription-codec.js";
-import { isConsumerUrl, TARGET_ID_PREFIX } from "./target-scope.js";
+import { isConsumerUrl, scopeSql, TARGET_ID_PREFIX } from "./target-scope.js";
 import { toDate } from "./time.js";
 import { checkEventTypes } from "./validate.js";
 
@@ -167,6 +169,50 @@ export function patchedDestinationColumns(
     url: patch.url === undefined ? current.url : checkDestinationUrl(patch.url),
     eventTypes: patch.eventTypes === undefined ? current.eventTypes : checkEventTypes(patch.eventTypes),
     ...optionColumns(patch, current),
+  };
+}
+
+/**
+ * The SQL predicate "`column` is a destination's id" on the target table: the receiver's key range of ids.
+ *
+ * @example
+ * ```ts
+ * destinationRows("s.id"); // "s.id >= 'dst_' AND s.id < 'dst`'"
+ * ```
+ */
+export const destinationRows = (column: string): string => scopeSql(column, "receiver");
+
+/**
+ * Whether `secret` signs a destination's forwards at `now` (`ensure` rotates to a given secret that does not).
+ *
+ * @example
+ * ```ts
+ * if (input.secret !== undefined && !signsWith(existing, input.secret, now)) rotate(existing.id, input.secret);
+ * ```
+ */
+export function signsWith(destination: Destination, secret: string, now: number): boolean {
+  return destination.secrets.some(
+    (s) => s.secret === secret && isActiveSecret(s.expiresAt === null ? null : s.expiresAt.getTime(), now),
+  );
+}
+
+/** A destination's queue as either backend counts it (pg: counts and times as int8 text). */
+export interface DestinationStatsRow {
+  id: string;
+  depth: number | string;
+  oldest: number | string | null;
+  failed: number | string;
+  blocked: string | null;
+}
+
+/** Row → public `DestinationStats`. */
+export function toDestinationStats(row: DestinationStatsRow): DestinationStats {
+  return {
+    destinationId: row.id,
+    depth: Number(row.depth),
+    oldestPendingAt: row.oldest === null ? null : new Date(Number(row.oldest)),
+    failed: Number(row.failed),
+    blockedBehind: row.blocked,
   };
 }
 

@@ -6,19 +6,21 @@ import type {
   DeletedApplication,
   UpdateApplicationInput,
 } from "../api/applications.js";
-import { StoreInputError } from "../errors.js";
 import {
   type ApplicationRow,
   applicationNotFound,
+  checkDeletable,
   checkPortalTtl,
   createdApplication,
-  isReservedApplication,
+  type DeletionRow,
   newApplicationId,
   newPortalToken,
+  type PortalTokenRow,
   patchedApplication,
+  portalGrant,
   portalTokenHash,
-  sameHash,
   toApplication,
+  toDeletedApplication,
   uidConflict,
 } from "../shared/application-rules.js";
 import { pageLimit } from "../shared/cursor.js";
@@ -57,7 +59,7 @@ export function createSqliteApplications(ctx: SqliteContext): Applications {
           ctx
             .sql("SELECT * FROM application_deletions ORDER BY seq DESC LIMIT ?")
             .all(pageLimit(options.limit)) as DeletionRow[]
-        ).map(toDeletion),
+        ).map(toDeletedApplication),
       ),
     createPortalToken: (id, options = {}) =>
       run(() => {
@@ -86,22 +88,6 @@ export function createSqliteApplications(ctx: SqliteContext): Applications {
     reads: (id) => sqliteApplicationReads(ctx, id),
   };
 }
-
-interface DeletionRow {
-  id: string;
-  uid: string;
-  name: string;
-  subscriptions: number;
-  deleted_at: number;
-}
-
-const toDeletion = (row: DeletionRow): DeletedApplication => ({
-  id: row.id,
-  uid: row.uid,
-  name: row.name,
-  subscriptions: Number(row.subscriptions),
-  deletedAt: new Date(Number(row.deleted_at)),
-});
 
 function find(ctx: SqliteContext, idOrUid: string): Application | null {
   const row = ctx.sql("SELECT * FROM applications WHERE id = ? OR uid = ?").get(idOrUid, idOrUid) as
@@ -145,12 +131,7 @@ function updateApplication(ctx: SqliteContext, id: string, patch: UpdateApplicat
  * and `application.deleted`.
  */
 function deleteApplication(ctx: SqliteContext, id: string): DeletedApplication | null {
-  if (isReservedApplication(id)) {
-    throw new StoreInputError(
-      "invalid_application",
-      "The default and operator applications cannot be deleted.",
-    );
-  }
+  checkDeletable(id);
   const row = ctx.sql("SELECT * FROM applications WHERE id = ?").get(id) as ApplicationRow | undefined;
   if (!row) return null;
   const subscriptions = ctx.sql("DELETE FROM subscriptions WHERE application_id = ?").run(id).changes;
@@ -176,9 +157,8 @@ function verifyPortalToken(ctx: SqliteContext, token: string) {
        JOIN applications a ON a.id = t.application_id AND a.portal_epoch = t.epoch
        WHERE t.hash = ? AND t.expires_at > ?`,
     )
-    .get(hash, ctx.options.now()) as { hash: string; application_id: string; expires_at: number } | undefined;
-  if (!row || !sameHash(row.hash, hash)) return null;
-  return { applicationId: row.application_id, expiresAt: new Date(row.expires_at) };
+    .get(hash, ctx.options.now()) as PortalTokenRow | undefined;
+  return portalGrant(row, hash);
 }
 
 /** Every statement takes the application id as a parameter: another application's rows are never read. */

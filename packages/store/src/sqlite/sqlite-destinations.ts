@@ -9,19 +9,23 @@ import type {
 import {
   type DestinationColumns,
   type DestinationRow,
+  type DestinationStatsRow,
   decodeDestination,
   destinationNotFound,
+  destinationRows,
   nameTaken,
   newDestinationColumns,
   newDestinationId,
   patchedDestinationColumns,
+  signsWith,
+  toDestinationStats,
 } from "../shared/destination-rules.js";
 import { rotateStoredSecrets, storedSecrets } from "../shared/subscription-codec.js";
 import { checkGraceMs } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 import { disableSubscription } from "./disable-subscription.js";
 
-const IN_RANGE = "id >= 'dst_' AND id < 'dst`'";
+const IN_RANGE = destinationRows("id");
 
 /**
  * SQLite destinations: rows of the target table with `dst_` ids (shared/target-scope.ts); their secrets sealed by
@@ -153,10 +157,7 @@ function ensure(ctx: SqliteContext, input: CreateDestinationInput): Destination 
   const existing = find(ctx, "name = ?", String(input?.name));
   if (!existing) return create(ctx, input);
   let updated = existing.url === input.url ? existing : update(ctx, existing.id, { url: input.url });
-  const active = updated.secrets.filter(
-    (s) => s.expiresAt === null || s.expiresAt.getTime() > ctx.options.now(),
-  );
-  if (input.secret !== undefined && !active.some((s) => s.secret === input.secret)) {
+  if (input.secret !== undefined && !signsWith(updated, input.secret, ctx.options.now())) {
     updated = rotate(ctx, existing.id, input.secret, 0);
   }
   return updated;
@@ -198,14 +199,8 @@ function stats(ctx: SqliteContext): DestinationStats[] {
            LEFT JOIN inbox_events i ON i.seq = m.inbox_seq
            WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id AND s.ordered = 1
            ORDER BY d.id LIMIT 1) AS blocked
-       FROM subscriptions s WHERE s.id >= 'dst_' AND s.id < 'dst\`' ORDER BY s.id`,
+       FROM subscriptions s WHERE ${destinationRows("s.id")} ORDER BY s.id`,
     )
-    .all() as { id: string; depth: number; oldest: number | null; failed: number; blocked: string | null }[];
-  return rows.map((row) => ({
-    destinationId: row.id,
-    depth: row.depth,
-    oldestPendingAt: row.oldest === null ? null : new Date(row.oldest),
-    failed: row.failed,
-    blockedBehind: row.blocked,
-  }));
+    .all() as DestinationStatsRow[];
+  return rows.map(toDestinationStats);
 }
