@@ -64,6 +64,62 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     }
   });
 
+  it("group-commits the publishes of one turn: one notification; a reused key or a bad event fails only its call", async () => {
+    const store = await backend.open();
+    const a = await store.applications.create({ uid: "cust-a", name: "Acme" });
+    const subA = await store.subscriptions.create({
+      applicationId: a.id,
+      url: "https://a.example/",
+      token: "psk_t",
+    });
+    await store.subscriptions.create({ url: "https://all.example/", token: "psk_t" });
+    await store.outbox.publish('{"id":0,"name":"Stored"}', { idempotencyKey: "stored" });
+    const schema = (await backend.sql("SELECT {schema} AS s"))[0].s;
+    const listener = await app.connect();
+    const notified: string[] = [];
+    try {
+      listener.on("notification", (n) => notified.push(n.channel));
+      await listener.query(`LISTEN "${pgChannels(schema).outbox}"`);
+      // Submitted in one turn: one group, one statement.
+      const settled = await Promise.allSettled([
+        ...Array.from({ length: 8 }, (_, i) => store.outbox.publish(`{"id":${i + 1},"name":"Fern"}`)),
+        store.outbox.publish('{"id":20,"name":"Moss"}', { idempotencyKey: "k" }),
+        store.outbox.publish('{"id":20,"name":"Moss"}', { idempotencyKey: "k" }),
+        store.outbox.publish('{"id":21,"name":"Ivy"}', { idempotencyKey: "k" }),
+        store.outbox.publish('{"id":0,"name":"Stored"}', { idempotencyKey: "stored" }),
+        store.outbox.publish('{"id":0,"name":"Other"}', { idempotencyKey: "stored" }),
+        store.outbox.publish('{"id":"not a number","name":"Fern"}'),
+      ]);
+      const [fresh, firstK, againK, otherK, replay, conflict, invalid] = [
+        settled.slice(0, 8),
+        ...settled.slice(8),
+      ];
+      for (const r of fresh as PromiseSettledResult<unknown>[])
+        expect(r).toMatchObject({ status: "fulfilled", value: { duplicate: false, deliveries: 2 } });
+      expect(firstK).toMatchObject({ status: "fulfilled", value: { duplicate: false, deliveries: 2 } });
+      const firstId = (firstK as PromiseFulfilledResult<{ messageId: string }>).value.messageId;
+      expect(againK).toMatchObject({ status: "fulfilled", value: { duplicate: true, messageId: firstId } });
+      expect(otherK).toMatchObject({ status: "rejected", reason: { code: "idempotency_conflict" } });
+      expect(replay).toMatchObject({ status: "fulfilled", value: { duplicate: true, deliveries: 2 } });
+      expect(conflict).toMatchObject({ status: "rejected", reason: { code: "idempotency_conflict" } });
+      expect(invalid).toMatchObject({ status: "rejected", reason: { code: "invalid_event" } });
+      expect(await backend.sql("SELECT count(*)::int AS n FROM {t}messages")).toEqual([{ n: 10 }]);
+      // A later publish is a group of its own; its notification comes after every earlier one.
+      const toA = await store.outbox.publish('{"id":30,"name":"Oak"}', {
+        application: "cust-a",
+        idempotencyKey: "k",
+      });
+      // The application's own key space, and only its subscription.
+      expect(toA).toMatchObject({ duplicate: false, deliveries: 1 });
+      const ofA = await store.outbox.listDeliveries({ messageId: toA.messageId });
+      expect(ofA.items.map((d) => d.subscriptionId)).toEqual([subA.id]);
+      await expect.poll(() => notified.length, WAIT).toBeGreaterThanOrEqual(2);
+      expect(notified.length).toBe(2);
+    } finally {
+      listener.release();
+    }
+  });
+
   it("publishes a batch inside the caller's transaction; a refused batch leaves the caller's work standing", async () => {
     const store = await backend.open();
     await store.subscriptions.create({ url: "https://a.example/", token: "psk_t" });

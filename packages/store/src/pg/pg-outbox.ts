@@ -34,8 +34,9 @@ export function createPgOutbox(ctx: PgContext): Outbox & { drain(): Promise<void
   const state: PgClaimState = { claimGeneration: 0, claimsSinceCompaction: 0 };
   const recorder = createPgOutcomeRecorder(ctx);
   const notify = () => query(ctx, "SELECT pg_notify($1, '')", [ctx.channels.outbox]);
+  const publisher = pgPublisher(ctx);
   return {
-    publish: pgPublisher(ctx),
+    publish: publisher.publish,
     publishMany: pgBatchPublisher(ctx),
     async getMessage(id) {
       const [row] = await query<MessageRow>(ctx, `SELECT * FROM ${s}.messages WHERE id = $1`, [id]);
@@ -43,7 +44,9 @@ export function createPgOutbox(ctx: PgContext): Outbox & { drain(): Promise<void
     },
     claim: pgClaimer(ctx, state),
     ...outcomeMethods(recorder, () => ctx.options.now(), notify),
-    drain: () => recorder.drain(),
+    drain: async () => {
+      await Promise.all([publisher.drain(), recorder.drain()]);
+    },
     resend: (id) => pgResend(ctx, id),
     recover: (subscriptionId, since) => pgRecover(ctx, subscriptionId, since),
     async getDelivery(id) {

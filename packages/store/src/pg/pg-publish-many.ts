@@ -8,22 +8,28 @@ import { type PgContext, query, transaction } from "./context.js";
 /**
  * A batch in ONE statement: the messages from parallel arrays (their order kept by `ord`), a stored key skipped,
  * then every new message fanned out to the subscriptions that receive its type, counted per message, and one
- * notification when anything was queued. Params: ids, keys, bodies, event types, trace contexts, now, channel.
+ * notification when anything was queued. Params: ids, keys, bodies, event types, trace contexts, now, channel; with
+ * `toApplications` ($8) each message's application id (NULL: every application's subscriptions; else only that
+ * application's get a delivery, and the message names it).
  */
-const publishManySql = (s: string) => `
+export const publishManySql = (s: string, toApplications = false) => `
 WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[], $5::text[])
-    WITH ORDINALITY AS i(id, idempotency_key, body, event_type, trace_context, ord)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[], $5::text[]${toApplications ? ", $8::text[]" : ""})
+    WITH ORDINALITY AS i(id, idempotency_key, body, event_type, trace_context${toApplications ? ", application_id" : ""}, ord)
 ), msg AS (
-  INSERT INTO ${s}.messages (id, idempotency_key, body, created_at, event_type, trace_context)
-  SELECT id, idempotency_key, body, $6, event_type, trace_context FROM input ORDER BY ord
+  INSERT INTO ${s}.messages (id, idempotency_key, body, created_at, event_type, trace_context${toApplications ? ", application_id" : ""})
+  SELECT id, idempotency_key, body, $6, event_type, trace_context${toApplications ? ", application_id" : ""} FROM input ORDER BY ord
   ON CONFLICT (idempotency_key) DO NOTHING
-  RETURNING id, event_type
+  RETURNING id, event_type${toApplications ? ", application_id" : ""}
 ), fan_out AS (
   INSERT INTO ${s}.deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
   SELECT msg.id, sub.id, 'pending', $6, $6, $6 FROM msg JOIN ${s}.subscriptions sub
     ON ${scopeSql("sub.id", "sender")} AND sub.enabled
-    AND (sub.event_types IS NULL OR msg.event_type = ANY(sub.event_types))
+    AND (sub.event_types IS NULL OR msg.event_type = ANY(sub.event_types))${
+      toApplications
+        ? "\n    AND (msg.application_id IS NULL OR sub.application_id = msg.application_id)"
+        : ""
+    }
   ORDER BY msg.id, sub.id
   RETURNING message_id
 ), counted AS (SELECT message_id, count(*)::int AS n FROM fan_out GROUP BY message_id),

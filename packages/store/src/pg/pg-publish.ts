@@ -1,28 +1,34 @@
 import type { PublishOptions, PublishResult } from "../api/outbox.js";
 import { StoreConflictError } from "../errors.js";
 import { applicationNotFound, scopedIdempotencyKey } from "../shared/application-rules.js";
-import { checkReplay, prepareEvent } from "../shared/prepare-event.js";
-import type { MessageRow } from "../shared/rows.js";
+import { checkReplay, type PreparedEvent, prepareEvent } from "../shared/prepare-event.js";
 import { checkIdempotencyKey, checkTraceContext } from "../shared/validate.js";
 import { type PgContext, query } from "./context.js";
 import { publishSql } from "./outbox-sql.js";
+import { pgGroupPublisher, type StoredMessage, storedByKeySql } from "./pg-publish-group.js";
 
 /**
  * The PostgreSQL outbox's `publish`: ONE statement inserts the message and fans it out (`publishSql`); a replayed
- * idempotency key answers like the original call.
+ * idempotency key answers like the original call. Without `tx` (and unless `groupCommit: false`), the publishes of
+ * one event-loop turn (and those arriving while the previous group commits) are group-committed: ONE statement
+ * inserts and fans out all of them (`publishManySql`, one commit, one notification) and each call is answered once
+ * that statement has committed. Each event is still checked alone before it joins a group, and a reused key is
+ * judged per call: an invalid event or a conflicting key fails only its own call.
  *
  * @example
  * ```ts
- * const publish = pgPublisher(ctx);
+ * const { publish } = pgPublisher(ctx);
  * await publish({ id: 1, name: "Fern" }, { tx: client }); // inside the caller's BEGIN … COMMIT
  * ```
  */
-export function pgPublisher(
-  ctx: PgContext,
-): (event: unknown, options?: PublishOptions) => Promise<PublishResult> {
+export function pgPublisher(ctx: PgContext): {
+  publish: (event: unknown, options?: PublishOptions) => Promise<PublishResult>;
+  drain: () => Promise<void>;
+} {
   const statement = publishSql(ctx.s);
   const toApplication = publishSql(ctx.s, true);
-  return async (event, options = {}) => {
+  const group = pgGroupPublisher(ctx);
+  const publish = async (event: unknown, options: PublishOptions = {}): Promise<PublishResult> => {
     const applicationId =
       options.application === undefined ? null : await pgApplicationId(ctx, options.application, options);
     const key = scopedIdempotencyKey(
@@ -31,6 +37,17 @@ export function pgPublisher(
     );
     const prepared = prepareEvent(event, options);
     const traceContext = checkTraceContext(options.traceContext);
+    if (options.tx === undefined && ctx.options.groupCommit) {
+      const done = await group.submit({ key, prepared, traceContext, applicationId });
+      if (done.id !== undefined)
+        return {
+          messageId: done.id,
+          duplicate: false,
+          deliveries: done.deliveries,
+          createdAt: new Date(done.at),
+        };
+      return replayOf(done.existing, prepared);
+    }
     const at = ctx.options.now();
     const values = [
       ctx.nextId(),
@@ -52,6 +69,7 @@ export function pgPublisher(
       return { messageId: row.id, duplicate: false, deliveries: row.deliveries, createdAt: new Date(at) };
     return replayed(ctx, key, prepared, options);
   };
+  return { publish, drain: () => group.drain() };
 }
 
 /** The id of the application a publish names (by id or uid); `not_found` when there is none. */
@@ -78,14 +96,12 @@ async function replayed(
   prepared: ReturnType<typeof prepareEvent>,
   options: PublishOptions,
 ): Promise<PublishResult> {
-  const { s } = ctx;
-  const [existing] = await query<MessageRow & { deliveries: number }>(
-    ctx,
-    `SELECT m.*, (SELECT count(*)::int FROM ${s}.deliveries d WHERE d.message_id = m.id) AS deliveries
-     FROM ${s}.messages m WHERE m.idempotency_key = $1`,
-    [key],
-    options.tx,
-  );
+  const [existing] = await query<StoredMessage>(ctx, storedByKeySql(ctx.s, "= $1"), [key], options.tx);
+  return replayOf(existing, prepared);
+}
+
+/** The answer to a publish whose key was stored before: that message, if it is the same event; else a conflict. */
+function replayOf(existing: StoredMessage | undefined, prepared: PreparedEvent): PublishResult {
   if (!existing) {
     throw new StoreConflictError(
       "idempotency_conflict",

@@ -1,0 +1,86 @@
+import { GroupCommitter } from "../shared/group-commit.js";
+import type { PreparedEvent } from "../shared/prepare-event.js";
+import type { MessageRow } from "../shared/rows.js";
+import { type PgContext, query } from "./context.js";
+import { publishManySql } from "./pg-publish-many.js";
+
+/** One checked publish waiting for its group: its scoped key, its bytes and type, its trace and its application. */
+export interface GroupedPublish {
+  key: string | null;
+  prepared: PreparedEvent;
+  traceContext: string | null;
+  applicationId: string | null;
+}
+
+/** A stored message with its fan-out count: what a replayed key answers with. */
+export type StoredMessage = MessageRow & { deliveries: number };
+
+/** What a group wrote for one publish: its new message, or (its key was stored before) the stored one, if found. */
+export type GroupedResult =
+  | { id: string; deliveries: number; at: number; existing?: undefined }
+  | { id?: undefined; existing: StoredMessage | undefined };
+
+/**
+ * The stored messages under some idempotency keys, each with its fan-out count (through deliveries_message_idx).
+ * `condition` completes `m.idempotency_key …` (`= $1`, `= ANY($1::text[])`).
+ */
+export const storedByKeySql = (s: string, condition: string) =>
+  `SELECT m.*, (SELECT count(*)::int FROM ${s}.deliveries d WHERE d.message_id = m.id) AS deliveries
+   FROM ${s}.messages m WHERE m.idempotency_key ${condition}`;
+
+/**
+ * Group commit of single publishes on PostgreSQL: the publishes of one event-loop turn, and those arriving while
+ * a previous group is being written, are written by ONE statement (`publishManySql`: insert, fan-out, one
+ * notification), which commits on its own (no BEGIN … COMMIT round trips). A publish whose key is stored already
+ * (before, or earlier in the same group) is skipped by the statement; its stored message is then read back, and the
+ * caller judges it (the same event: a replay; another: its own conflict). A failed statement fails its group's
+ * calls, none of which is stored.
+ *
+ * @example
+ * ```ts
+ * const group = pgGroupPublisher(ctx);
+ * const done = await group.submit({ key: null, prepared, traceContext: null, applicationId: null });
+ * ```
+ */
+export function pgGroupPublisher(ctx: PgContext): GroupCommitter<GroupedPublish, GroupedResult> {
+  const toAll = publishManySql(ctx.s);
+  const toApplications = publishManySql(ctx.s, true);
+  const storedSql = storedByKeySql(ctx.s, "= ANY($1::text[])");
+  const write = async (items: GroupedPublish[]): Promise<GroupedResult[]> => {
+    const at = ctx.options.now();
+    const ids: string[] = [];
+    const keys: (string | null)[] = [];
+    const bodies: Buffer[] = [];
+    const types: string[] = [];
+    const traces: (string | null)[] = [];
+    const applications: (string | null)[] = [];
+    for (const item of items) {
+      ids.push(ctx.nextId());
+      keys.push(item.key);
+      bodies.push(Buffer.from(item.prepared.body));
+      types.push(item.prepared.eventType);
+      traces.push(item.traceContext);
+      applications.push(item.applicationId);
+    }
+    const scoped = applications.some((id) => id !== null);
+    const params = [ids, keys, bodies, types, traces, at, ctx.channels.outbox];
+    if (scoped) params.push(applications);
+    const rows = await query<{ id: string; deliveries: number }>(
+      ctx,
+      scoped ? toApplications : toAll,
+      params,
+    );
+    const fresh = new Map(rows.map((row) => [row.id, row.deliveries]));
+    const skipped = keys.filter((key, i) => key !== null && !fresh.has(ids[i] as string));
+    const stored =
+      skipped.length === 0 ? [] : await query<StoredMessage>(ctx, storedSql, [[...new Set(skipped)]]);
+    const byKey = new Map(stored.map((row) => [row.idempotency_key, row]));
+    return ids.map((id, i) => {
+      const deliveries = fresh.get(id);
+      if (deliveries !== undefined) return { id, deliveries, at };
+      return { existing: byKey.get(keys[i] as string) };
+    });
+  };
+  // Two groups in flight: one is being written while the next gathers the requests of the turns meanwhile.
+  return new GroupCommitter(write, { maxBatch: ctx.options.maxBatchSize, maxInFlight: 2 });
+}
