@@ -47,7 +47,7 @@ export async function publishOperational<T extends OperationalType>(
   if (!gate?.takes) return;
   let publish = publishers.get(ctx);
   if (!publish) {
-    publish = pgPublisher(ctx);
+    publish = pgPublisher(ctx).publish; // only publishes with `tx`: its group is never used
     publishers.set(ctx, publish);
   }
   await publish(operationalEvent(type, data, at).body, {
