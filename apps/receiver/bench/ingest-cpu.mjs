@@ -4,7 +4,7 @@
 // time (/proc, every thread) between the two runs over 2N, so start-up and warm-up cancel out. Rounds
 // interleave the targets; figures are medians, "× peer" the median of each round's ratio.
 //   pnpm build && pnpm --filter @plant-store/receiver bench:ingest-cpu   (BENCH_WARM=15000, BENCH_UNITS=5000,
-//                                                                         BENCH_ROUNDS=3, BENCH_TARGETS=…)
+//                                                                         BENCH_ROUNDS=3, BENCH_TARGETS=fastify,sqlite,unmatched,forward)
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,6 +33,20 @@ const TARGETS = {
     () => [here("fastify-peer.mjs"), token, secret, "standardwebhooks"],
   ],
   sqlite: ["plant-store-receiver, SQLite file, no destination", () => receiver(join(dir, "r.db"))],
+  unmatched: [
+    "plant-store-receiver, SQLite file, one paused destination taking no type it serves (the forwards' transaction, no forward rows)",
+    () => receiver(join(dir, "f.db")),
+    async () => {
+      const store = await openStore(join(dir, "f.db"));
+      await store.destinations.create({
+        name: "bench",
+        url: "http://127.0.0.1:9/hooks",
+        paused: true,
+        eventTypes: ["plantSold"],
+      });
+      await store.close();
+    },
+  ],
   forward: [
     "plant-store-receiver, SQLite file, one paused destination",
     () => receiver(join(dir, "f.db")),
@@ -111,4 +125,6 @@ const rows = only.map((target) => {
     : "—";
   return `| ${TARGETS[target][0]} | ${us.toFixed(1)} | ${ratio} |`;
 });
-console.log(["| target | µs user CPU/request (median) | × peer |", "| --- | ---: | ---: |", ...rows].join("\n"));
+console.log(
+  ["| target | µs user CPU/request (median) | × peer |", "| --- | ---: | ---: |", ...rows].join("\n"),
+);
