@@ -2,7 +2,7 @@
 //   pnpm build && pnpm --filter @plant-store/receiver bench      (BENCH_ROUNDS=3, BENCH_SECONDS=8 by default)
 // Ratios are against the bare node:http server measured in the same run.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -124,6 +124,9 @@ const table = [
   ...rows,
 ].join("\n");
 console.log(table);
+// Sections of their own ("## …", e.g. bench/forward-rate.mjs's) are carried over unchanged.
+const previous = existsSync(here("../BENCH.md")) ? readFileSync(here("../BENCH.md"), "utf8") : "";
+const sections = previous.includes("\n## ") ? previous.slice(previous.indexOf("\n## ")) : "";
 writeFileSync(
   here("../BENCH.md"),
   `# plant-store-receiver benchmark
@@ -154,5 +157,5 @@ unique-index dedup), the JSON log line per request that issue 5 asks for, the Pr
 of the event loop the group commit waits for. What each of those costs, counted in instructions (the same on a busy
 or a quiet machine), is in [BENCH-instructions.md](BENCH-instructions.md); the measurements behind the design are in
 docs/architecture.md ("Receive pipeline").
-`,
+${sections}`,
 );

@@ -117,6 +117,15 @@ describe.each(backends)("forwarding (%s)", (backend) => {
     // The head was tried 5 times before anything behind it; after it, each event once, in commit order.
     expect(order.slice(0, 5).map((r) => r.id)).toEqual(Array(5).fill(sent[0]));
     expect([...new Set(order.map((r) => r.id))]).toEqual(sent);
+    // Said once for the head, not at each of its 4 retries.
+    const blocked = `destination blocked behind ${sent[0]}`;
+    await until(() => receiver.stdout().includes(blocked), 30_000);
+    expect(
+      receiver
+        .stdout()
+        .split("\n")
+        .filter((line) => line.includes("blocked behind")),
+    ).toHaveLength(1);
   }, 60_000);
 
   it("holds a rate limit of 5/s at the service within ±20% over 20 events", async () => {

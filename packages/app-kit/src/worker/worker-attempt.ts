@@ -43,6 +43,7 @@ async function attempt(ctx: WorkerContext, delivery: ClaimedDelivery): Promise<v
       error: outcome.error ?? null,
     });
   }
+  if (subscription.ordered) noteHead(ctx, delivery, result.outcome.kind === "retry");
   if (result.outcome.retryAt !== undefined) {
     ctx.nextLocalDue = Math.min(ctx.nextLocalDue, result.outcome.retryAt);
     ctx.wake?.abort(); // an idle wait started before this retry existed: recompute it
@@ -63,6 +64,30 @@ async function attempt(ctx: WorkerContext, delivery: ClaimedDelivery): Promise<v
 
 /** What a target is called in the worker's log lines, by scope. */
 const TARGET_NOUN = { sender: "subscription", receiver: "destination" } as const;
+
+/**
+ * An ordered target's head was attempted: when it is to be retried, the deliveries behind it wait, and the worker
+ * says so once per head ("blocked behind msg_…", with the message's webhook-id), not at every retry; any other
+ * outcome moves the head on.
+ */
+function noteHead(ctx: WorkerContext, delivery: ClaimedDelivery, retrying: boolean): void {
+  const id = delivery.subscription.id;
+  if (!retrying) {
+    ctx.blockedHeads.delete(id);
+    return;
+  }
+  if (ctx.blockedHeads.get(id) === delivery.id) return;
+  ctx.blockedHeads.set(id, delivery.id);
+  ctx.logger?.warn(
+    {
+      subscriptionId: id,
+      messageId: delivery.message.id,
+      deliveryId: delivery.id,
+      attempt: delivery.attempt,
+    },
+    `${TARGET_NOUN[ctx.scope]} blocked behind ${delivery.message.id}`,
+  );
+}
 
 /**
  * Waits for a rate-limited target's send time (the claim handed it out, at most its horizon ahead); a stop ends the

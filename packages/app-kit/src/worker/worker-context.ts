@@ -120,6 +120,8 @@ export interface WorkerContext {
   wake: AbortController | null;
   /** The subscriptions skipped by the last claim, when it found nothing: one of them getting room ends the idle wait. */
   skippedWhenIdle: Set<string> | null;
+  /** Per ordered target, the delivery id of the retrying head it logged "blocked behind" for (once per head). */
+  blockedHeads: Map<string, number>;
 }
 
 /**
@@ -161,6 +163,7 @@ export function workerContext(options: WorkerOptions): WorkerContext {
     nextLocalDue: Number.POSITIVE_INFINITY,
     wake: null,
     skippedWhenIdle: null,
+    blockedHeads: new Map(),
   };
 }
 

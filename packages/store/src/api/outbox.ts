@@ -166,6 +166,8 @@ export interface ClaimedTarget {
   timeoutMs: number | null;
   /** Most attempts in flight at once; `null` = the worker's default. Ordered targets: 1. */
   maxInFlight: number | null;
+  /** FIFO in commit order: later deliveries wait while the head retries (a destination's option; never a subscription's). */
+  ordered: boolean;
 }
 
 /**

@@ -78,7 +78,7 @@ const DESTINATIONS = "sub.id >= 'dst_' AND sub.id < 'dst`'";
  * `insertSql` with the batch's forwards in the same statement (one transaction): for each new event that some
  * destination takes, a message without a body of its own (its id `in_<seq>`, shared/forward-gate.ts, and
  * `inbox_seq` naming the event) and one pending delivery per such destination; the outbox's workers are notified at
- * commit. A duplicate inserts nothing, so it creates no forward. Params: those of `insertSql`, then the outbox channel.
+ * commit when one of those destinations is not paused (a claim skips a paused one's forwards; resume notifies). A duplicate inserts nothing, so it creates no forward. Params: those of `insertSql`, then the outbox channel.
  */
 const insertForwardingSql = (s: string) => `
 WITH ins AS (
@@ -99,8 +99,9 @@ WITH ins AS (
   FROM msg JOIN ${s}.subscriptions sub
     ON ${DESTINATIONS} AND (sub.event_types IS NULL OR msg.event_type = ANY(sub.event_types))
   ORDER BY msg.inbox_seq, sub.id
-  RETURNING 1
-), woke AS (SELECT pg_notify($7, '') FROM (SELECT 1 FROM fwd LIMIT 1) one)
+  RETURNING subscription_id
+), woke AS (SELECT pg_notify($7, '') FROM (SELECT 1 FROM fwd JOIN ${s}.subscriptions sub ON sub.id = fwd.subscription_id
+                                          WHERE NOT sub.paused LIMIT 1) one)
 SELECT seq, webhook_id, pg_notify($5, seq::text), (SELECT count(*) FROM woke) AS woke FROM ins`;
 
 /** Inserts a batch in one statement; the first row of a webhook id wins, in the batch as across writers. */

@@ -24,7 +24,7 @@ const numberOrNull = (value: number | string | null | undefined) =>
 /** The options of a claimed target from its row (a subscription's claim reads only its headers). */
 function targetOptions(
   row: ClaimedSubscriptionRow,
-): Pick<ClaimedTarget, "headers" | "timeoutMs" | "maxInFlight"> {
+): Pick<ClaimedTarget, "headers" | "timeoutMs" | "maxInFlight" | "ordered"> {
   const ordered = row.ordered === true || row.ordered === 1;
   return {
     headers:
@@ -33,6 +33,7 @@ function targetOptions(
         : (row.headers ?? null),
     timeoutMs: numberOrNull(row.timeout_ms),
     maxInFlight: ordered ? 1 : numberOrNull(row.max_in_flight),
+    ordered,
   };
 }
 

@@ -196,26 +196,31 @@ WHERE id IN (SELECT value FROM json_each(?))`;
 
 /** The destinations' id range (`dst_…`, shared/target-scope.ts), written into the forward statements. */
 const DESTINATIONS = "s.id >= 'dst_' AND s.id < 'dst`'";
-/** Whether destination `s` takes event type `?`. */
-const TAKES_TYPE =
-  "(s.event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(s.event_types) WHERE value = ?))";
+/** Whether any destination exists, and whether any is not paused (the forward gate: it forwards, it wakes). */
+export const ANY_DESTINATION = `SELECT EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS}),
+  EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS} AND s.paused = 0)`;
 
-/** Whether any destination exists (the forward gate). */
-export const ANY_DESTINATION = `SELECT EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS})`;
+/** Whether destination `s` takes the event type of inbox row `i`. */
+const TAKES_ROW_TYPE =
+  "(s.event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(s.event_types) WHERE value = i.event_type))";
 
 /**
- * A forwarded event's message: no body of its own (`inbox_seq` names the event), inserted only when some
- * destination takes its type. Params: id, event type, received at, inbox seq, event type.
+ * The forwarded events' messages of a write's new inbox rows, seqs `from`…`to` (every row in that range is new in
+ * this transaction: AUTOINCREMENT seqs only grow, and the write holds the lock): no body of their own (`inbox_seq`
+ * names the event), one per event some destination takes. Params: from, to.
  */
-export const FORWARD_MESSAGE = `INSERT INTO messages (id, event_type, body, created_at, inbox_seq)
-SELECT ?, ?, X'', ?, ? WHERE EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS} AND ${TAKES_TYPE})`;
+export const FORWARD_MESSAGES = `INSERT INTO messages (id, event_type, body, created_at, inbox_seq)
+SELECT 'in_' || i.seq, i.event_type, X'', i.received_at, i.seq FROM inbox_events i
+WHERE i.seq BETWEEN ? AND ? AND EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS} AND ${TAKES_ROW_TYPE})
+ORDER BY i.seq`;
 
 /**
- * One pending forward per destination that takes the type, read in the write's transaction (a destination deleted
- * by another process is not forwarded to). Params: message id, event type.
+ * One pending forward per new event and destination that takes its type, read in the write's transaction (a
+ * destination deleted by another process is not forwarded to), in commit order, then destination order (the delivery
+ * ids an ordered destination goes by). Params: from, to (the seqs of {@link FORWARD_MESSAGES}).
  */
 export const FORWARD_DELIVERIES = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
 SELECT m.id, s.id, 'pending', m.created_at, m.created_at, m.created_at
-FROM messages m JOIN subscriptions s ON ${DESTINATIONS}
-WHERE m.id = ? AND ${TAKES_TYPE}
-ORDER BY s.id`;
+FROM inbox_events i JOIN messages m ON m.id = 'in_' || i.seq JOIN subscriptions s ON ${DESTINATIONS}
+WHERE i.seq BETWEEN ? AND ? AND ${TAKES_ROW_TYPE}
+ORDER BY i.seq, s.id`;

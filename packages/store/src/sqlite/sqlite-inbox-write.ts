@@ -1,10 +1,9 @@
 import type Database from "better-sqlite3";
 import type { InboxRecordResult } from "../api/inbox.js";
-import { forwardMessageId } from "../shared/forward-gate.js";
 import { headersJson } from "../shared/headers.js";
 import { type PendingInboxRow, storedInboxEvent } from "../shared/rows.js";
 import type { SqliteContext } from "./context.js";
-import { ANY_DESTINATION, FORWARD_DELIVERIES, FORWARD_MESSAGE, insertInboxEventsSql } from "./outbox-sql.js";
+import { ANY_DESTINATION, FORWARD_DELIVERIES, FORWARD_MESSAGES, insertInboxEventsSql } from "./outbox-sql.js";
 
 /** The most rows one INSERT statement of the inbox carries (5 values each, far below SQLite's variable limit). */
 const ROWS_PER_INSERT = 64;
@@ -53,39 +52,48 @@ export function createSqliteInboxWriter(ctx: SqliteContext): SqliteInboxWriter {
  */
 export function commitInboxRows(writer: SqliteInboxWriter, rows: PendingInboxRow[]): InboxRecordResult[] {
   const { ctx } = writer;
-  if (ctx.forwardGate.stale()) ctx.forwardGate.set(ctx.sql(ANY_DESTINATION).pluck().get() === 1);
+  if (ctx.forwardGate.stale()) {
+    const [any, notPaused] = ctx.sql(ANY_DESTINATION).raw(true).get() as [number, number];
+    ctx.forwardGate.set(any === 1, notPaused === 1);
+  }
   const forwarded = ctx.forwardGate.open ? writer.withForwards.immediate(writer, rows) : undefined;
   const results = forwarded?.results ?? insertBatch(writer, rows);
   const seqs: number[] = [];
   for (const result of results) if (!result.duplicate) seqs.push(result.event.seq);
   if (seqs.length > 0) ctx.inboxSeqs.emit(seqs);
-  if (forwarded !== undefined && forwarded.forwards > 0) ctx.outboxWork.emit();
+  // Only paused destinations: a claim would skip their forwards, so waking the workers would cost a claim for nothing.
+  if (forwarded !== undefined && forwarded.forwards > 0 && ctx.forwardGate.wakes) ctx.outboxWork.emit();
   return results;
 }
 
 /**
- * With destinations: the batch's rows one by one and, for each new event, its forwards in the same transaction
- * (one commit): a message row naming the inbox event (no second copy of the body) when some destination takes its
- * type, and one delivery per such destination. A duplicate creates nothing.
+ * With destinations: the batch's rows (by the same statements as without) and, for its new events, their forwards
+ * in the same transaction (one commit), two statements for the whole batch: a message row naming each inbox event
+ * some destination takes (no second copy of the body), and one delivery per such event and destination. A duplicate
+ * creates nothing.
  */
 function insertWithForwards(
   writer: SqliteInboxWriter,
-  rows: readonly PendingInboxRow[],
+  rows: PendingInboxRow[],
 ): { results: InboxRecordResult[]; forwards: number } {
-  const { ctx } = writer;
-  const results: InboxRecordResult[] = [];
-  let forwards = 0;
-  for (const row of rows) {
-    const result = insertRow(writer, row);
-    results.push(result);
+  const results = insertInTransaction(writer, rows);
+  let from = Number.POSITIVE_INFINITY;
+  let to = 0;
+  for (const result of results) {
     if (result.duplicate) continue;
-    const { seq } = result.event;
-    const id = forwardMessageId(seq);
-    const message = ctx.sql(FORWARD_MESSAGE).run(id, row.eventType, row.receivedAt, seq, row.eventType);
-    if (message.changes === 0) continue;
-    forwards += ctx.sql(FORWARD_DELIVERIES).run(id, row.eventType).changes;
+    from = Math.min(from, result.event.seq);
+    to = Math.max(to, result.event.seq);
   }
-  return { results, forwards };
+  if (to === 0) return { results, forwards: 0 };
+  const { ctx } = writer;
+  if (ctx.sql(FORWARD_MESSAGES).run(from, to).changes === 0) return { results, forwards: 0 };
+  return { results, forwards: ctx.sql(FORWARD_DELIVERIES).run(from, to).changes };
+}
+
+/** A batch's rows inside the caller's transaction: in statements of many rows, one by one after a duplicate. */
+function insertInTransaction(writer: SqliteInboxWriter, rows: PendingInboxRow[]): InboxRecordResult[] {
+  if (rows.length === 1) return [insertRow(writer, rows[0] as PendingInboxRow)];
+  return insertInChunks(writer, rows);
 }
 
 /**

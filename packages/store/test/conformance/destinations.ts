@@ -144,6 +144,26 @@ export function destinationConformance(backend: () => TestBackend): void {
       await store.close();
     });
 
+    it("one group commit forwards each new event once, in commit order; duplicates in or before it get none", async () => {
+      const store = await backend().open();
+      const dst = await store.destinations.create({ name: "batch", url: "http://batch.internal/" });
+      const first = await receive(store);
+      const id = (n: number) => `msg_batch${n}_${randomBytes(4).toString("hex")}`;
+      const [a, b, c] = [id(1), id(2), id(3)];
+      const results = await Promise.all(
+        [a, first.webhookId, b, a, c].map((webhookId) =>
+          store.inbox.record({ webhookId, body: Buffer.from(`{"id":1,"name":"${webhookId}"}`) }),
+        ),
+      );
+      expect(results.map((r) => r.duplicate)).toEqual([false, true, false, true, false]);
+      const seqs = results.flatMap((r) => (r.duplicate ? [] : [r.event.seq]));
+      const listed = await store.outbox.listDeliveries({ subscriptionId: dst.id, limit: 10 });
+      const bySeq = [...listed.items].sort((x, y) => Number(x.id) - Number(y.id)).map((d) => d.messageId);
+      const firstSeq = first.result.duplicate ? 0 : first.result.event.seq;
+      expect(bySeq).toEqual([firstSeq, ...seqs].map((seq) => `in_${seq}`));
+      await store.close();
+    });
+
     it("an ordered destination hands out only its head; later events wait while it retries", async () => {
       const clock = manualClock();
       const store = await backend().open({ now: clock.now });
@@ -202,6 +222,35 @@ export function destinationConformance(backend: () => TestBackend): void {
       expect(first).toHaveLength(2);
       expect(await store.outbox.claim(10, RECEIVER)).toEqual([]);
       await store.outbox.record(first[0] as never, { kind: "delivered", status: 200, latencyMs: 1 });
+      expect(await store.outbox.claim(10, RECEIVER)).toHaveLength(1);
+      await store.close();
+    });
+
+    it("a forward only to a paused destination wakes no worker; one to an active destination and resume do", async () => {
+      const store = await backend().open();
+      const dst = await store.destinations.create({ name: "w", url: "http://w.internal/" });
+      expect(await store.outbox.claim(10, RECEIVER)).toEqual([]);
+      // Woken by a forward. On PostgreSQL the first ones may be sent before the LISTEN connection is up: send until
+      // one wakes the wait.
+      await expect
+        .poll(
+          async () => {
+            const woken = store.outbox.waitForWork(undefined, 2_000);
+            await receive(store);
+            return woken;
+          },
+          { timeout: 60_000 },
+        )
+        .toBe(true);
+      // Every forward claimed, and every notification of theirs delivered (none for 300 ms).
+      do await store.outbox.claim(100, RECEIVER);
+      while (await store.outbox.waitForWork(undefined, 300));
+      await store.destinations.pause(dst.id);
+      await receive(store);
+      expect(await store.outbox.waitForWork(undefined, 300)).toBe(false);
+      const resumed = store.outbox.waitForWork(undefined, 20_000);
+      await store.destinations.resume(dst.id);
+      expect(await resumed).toBe(true);
       expect(await store.outbox.claim(10, RECEIVER)).toHaveLength(1);
       await store.close();
     });

@@ -231,6 +231,7 @@ export function outboxConformance(backend: () => TestBackend): void {
         headers: null,
         timeoutMs: null,
         maxInFlight: null,
+        ordered: false,
       });
       expect(d.notBefore).toBeNull();
       expect(Buffer.from(d.message.body).toString()).toBe(NEW_PLANT(2));
