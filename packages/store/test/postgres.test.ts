@@ -64,7 +64,7 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     }
   });
 
-  it("group-commits the publishes of one turn: one notification; a reused key or a bad event fails only its call", async () => {
+  it("group-commits the publishes of one turn: one notification; a reused key, a bad event or an unknown application fails only its call", async () => {
     const store = await backend.open();
     const a = await store.applications.create({ uid: "cust-a", name: "Acme" });
     const subA = await store.subscriptions.create({
@@ -89,8 +89,11 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
         store.outbox.publish('{"id":0,"name":"Stored"}', { idempotencyKey: "stored" }),
         store.outbox.publish('{"id":0,"name":"Other"}', { idempotencyKey: "stored" }),
         store.outbox.publish('{"id":"not a number","name":"Fern"}'),
+        // The group looks up the applications its publishes name in one statement: an unknown one fails its call only.
+        store.outbox.publish('{"id":22,"name":"Yew"}', { application: "nobody" }),
+        store.outbox.publish('{"id":23,"name":"Elm"}', { application: a.id }),
       ]);
-      const [fresh, firstK, againK, otherK, replay, conflict, invalid] = [
+      const [fresh, firstK, againK, otherK, replay, conflict, invalid, unknown, byId] = [
         settled.slice(0, 8),
         ...settled.slice(8),
       ];
@@ -103,7 +106,9 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
       expect(replay).toMatchObject({ status: "fulfilled", value: { duplicate: true, deliveries: 2 } });
       expect(conflict).toMatchObject({ status: "rejected", reason: { code: "idempotency_conflict" } });
       expect(invalid).toMatchObject({ status: "rejected", reason: { code: "invalid_event" } });
-      expect(await backend.sql("SELECT count(*)::int AS n FROM {t}messages")).toEqual([{ n: 10 }]);
+      expect(unknown).toMatchObject({ status: "rejected", reason: { code: "not_found" } });
+      expect(byId).toMatchObject({ status: "fulfilled", value: { duplicate: false, deliveries: 1 } });
+      expect(await backend.sql("SELECT count(*)::int AS n FROM {t}messages")).toEqual([{ n: 11 }]);
       // A later publish is a group of its own; its notification comes after every earlier one.
       const toA = await store.outbox.publish('{"id":30,"name":"Oak"}', {
         application: "cust-a",

@@ -1,15 +1,19 @@
+import { scopedIdempotencyKey } from "../shared/application-rules.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import type { PreparedEvent } from "../shared/prepare-event.js";
 import type { MessageRow } from "../shared/rows.js";
 import { type PgContext, query } from "./context.js";
 import { publishManySql } from "./pg-publish-many.js";
 
-/** One checked publish waiting for its group: its scoped key, its bytes and type, its trace and its application. */
+/**
+ * One checked publish waiting for its group: its key as published, its bytes and type, its trace and the application
+ * it names (by id or uid), which the group looks up with the others in one statement.
+ */
 export interface GroupedPublish {
   key: string | null;
   prepared: PreparedEvent;
   traceContext: string | null;
-  applicationId: string | null;
+  application: string | null;
 }
 
 /** A stored message with its fan-out count: what a replayed key answers with. */
@@ -17,8 +21,9 @@ export type StoredMessage = MessageRow & { deliveries: number };
 
 /** What a group wrote for one publish: its new message, or (its key was stored before) the stored one, if found. */
 export type GroupedResult =
-  | { id: string; deliveries: number; at: number; existing?: undefined }
-  | { id?: undefined; existing: StoredMessage | undefined };
+  | { id: string; deliveries: number; at: number; existing?: undefined; missing?: undefined }
+  | { id?: undefined; existing: StoredMessage | undefined; missing?: undefined }
+  | { id?: undefined; existing?: undefined; missing: true };
 
 /**
  * The stored messages under some idempotency keys, each with its fan-out count (through deliveries_message_idx).
@@ -39,14 +44,17 @@ export const storedByKeySql = (s: string, condition: string) =>
  * @example
  * ```ts
  * const group = pgGroupPublisher(ctx);
- * const done = await group.submit({ key: null, prepared, traceContext: null, applicationId: null });
+ * const done = await group.submit({ key: null, prepared, traceContext: null, application: null });
  * ```
  */
 export function pgGroupPublisher(ctx: PgContext): GroupCommitter<GroupedPublish, GroupedResult> {
   const toAll = publishManySql(ctx.s);
   const toApplications = publishManySql(ctx.s, true);
   const storedSql = storedByKeySql(ctx.s, "= ANY($1::text[])");
-  const write = async (items: GroupedPublish[]): Promise<GroupedResult[]> => {
+  const applicationsSql = `SELECT id, uid FROM ${ctx.s}.applications WHERE id = ANY($1::text[]) OR uid = ANY($1::text[])`;
+  const write = async (all: GroupedPublish[]): Promise<GroupedResult[]> => {
+    const named = await applicationIds(all);
+    const items = all.filter((item) => item.application === null || named.has(item.application));
     const at = ctx.options.now();
     const ids: string[] = [];
     const keys: (string | null)[] = [];
@@ -55,31 +63,51 @@ export function pgGroupPublisher(ctx: PgContext): GroupCommitter<GroupedPublish,
     const traces: (string | null)[] = [];
     const applications: (string | null)[] = [];
     for (const item of items) {
+      const applicationId = item.application === null ? null : (named.get(item.application) as string);
       ids.push(ctx.nextId());
-      keys.push(item.key);
+      keys.push(scopedIdempotencyKey(item.key, applicationId));
       bodies.push(Buffer.from(item.prepared.body));
       types.push(item.prepared.eventType);
       traces.push(item.traceContext);
-      applications.push(item.applicationId);
+      applications.push(applicationId);
     }
-    const scoped = applications.some((id) => id !== null);
-    const params = [ids, keys, bodies, types, traces, at, ctx.channels.outbox];
-    if (scoped) params.push(applications);
-    const rows = await query<{ id: string; deliveries: number }>(
-      ctx,
-      scoped ? toApplications : toAll,
-      params,
-    );
-    const fresh = new Map(rows.map((row) => [row.id, row.deliveries]));
-    const skipped = keys.filter((key, i) => key !== null && !fresh.has(ids[i] as string));
-    const stored =
-      skipped.length === 0 ? [] : await query<StoredMessage>(ctx, storedSql, [[...new Set(skipped)]]);
-    const byKey = new Map(stored.map((row) => [row.idempotency_key, row]));
-    return ids.map((id, i) => {
-      const deliveries = fresh.get(id);
-      if (deliveries !== undefined) return { id, deliveries, at };
-      return { existing: byKey.get(keys[i] as string) };
-    });
+    const written = new Map<GroupedPublish, GroupedResult>();
+    if (items.length > 0) {
+      const scoped = applications.some((id) => id !== null);
+      const params = [ids, keys, bodies, types, traces, at, ctx.channels.outbox];
+      if (scoped) params.push(applications);
+      const rows = await query<{ id: string; deliveries: number }>(
+        ctx,
+        scoped ? toApplications : toAll,
+        params,
+      );
+      const fresh = new Map(rows.map((row) => [row.id, row.deliveries]));
+      const skipped = keys.filter((key, i) => key !== null && !fresh.has(ids[i] as string));
+      const stored =
+        skipped.length === 0 ? [] : await query<StoredMessage>(ctx, storedSql, [[...new Set(skipped)]]);
+      const byKey = new Map(stored.map((row) => [row.idempotency_key, row]));
+      for (const [i, id] of ids.entries()) {
+        const deliveries = fresh.get(id);
+        written.set(
+          items[i] as GroupedPublish,
+          deliveries !== undefined ? { id, deliveries, at } : { existing: byKey.get(keys[i] as string) },
+        );
+      }
+    }
+    return all.map((item) => written.get(item) ?? { missing: true });
+  };
+  /** The ids of the applications the group's publishes name (by id or uid), in one statement; none when none do. */
+  const applicationIds = async (items: GroupedPublish[]): Promise<Map<string, string>> => {
+    const names = new Set<string>();
+    for (const item of items) if (item.application !== null) names.add(item.application);
+    const found = new Map<string, string>();
+    if (names.size === 0) return found;
+    const rows = await query<{ id: string; uid: string }>(ctx, applicationsSql, [[...names]]);
+    for (const row of rows) {
+      found.set(row.id, row.id);
+      found.set(row.uid, row.id);
+    }
+    return found;
   };
   // Two groups in flight: one is being written while the next gathers the requests of the turns meanwhile.
   return new GroupCommitter(write, { maxBatch: ctx.options.maxBatchSize, maxInFlight: 2 });

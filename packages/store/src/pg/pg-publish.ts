@@ -29,16 +29,14 @@ export function pgPublisher(ctx: PgContext): {
   const toApplication = publishSql(ctx.s, true);
   const group = pgGroupPublisher(ctx);
   const publish = async (event: unknown, options: PublishOptions = {}): Promise<PublishResult> => {
-    const applicationId =
-      options.application === undefined ? null : await pgApplicationId(ctx, options.application, options);
-    const key = scopedIdempotencyKey(
-      options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey),
-      applicationId,
-    );
+    const checkedKey =
+      options.idempotencyKey === undefined ? null : checkIdempotencyKey(options.idempotencyKey);
     const prepared = prepareEvent(event, options);
     const traceContext = checkTraceContext(options.traceContext);
     if (options.tx === undefined && ctx.options.groupCommit) {
-      const done = await group.submit({ key, prepared, traceContext, applicationId });
+      const application = options.application ?? null;
+      const done = await group.submit({ key: checkedKey, prepared, traceContext, application });
+      if (done.missing) throw applicationNotFound(application as string);
       if (done.id !== undefined)
         return {
           messageId: done.id,
@@ -48,6 +46,9 @@ export function pgPublisher(ctx: PgContext): {
         };
       return replayOf(done.existing, prepared);
     }
+    const applicationId =
+      options.application === undefined ? null : await pgApplicationId(ctx, options.application, options);
+    const key = scopedIdempotencyKey(checkedKey, applicationId);
     const at = ctx.options.now();
     const values = [
       ctx.nextId(),
