@@ -125,6 +125,38 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     }
   });
 
+  it("a group whose read-back of replayed keys fails: the committed publishes answer, only the replays fail", async () => {
+    const seed = await backend.open();
+    await seed.subscriptions.create({ url: "https://all.example/", token: "psk_t" });
+    await seed.outbox.publish('{"id":0,"name":"Stored"}', { idempotencyKey: "stored" });
+    // A real pool on the same schema, whose connection drops exactly when the group reads back the skipped keys.
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 4 });
+    const query = pool.query.bind(pool) as (text: unknown, values?: unknown) => Promise<unknown>;
+    let injected = 0;
+    (pool as unknown as { query: typeof query }).query = (text, values) => {
+      if (typeof text === "string" && text.includes("m.idempotency_key = ANY")) {
+        injected++;
+        return Promise.reject(Object.assign(new Error("connection dropped"), { code: "08006" }));
+      }
+      return query(text, values);
+    };
+    const store = await openStore({ pool, schema: backend.schema, logger: { warn() {} } });
+    try {
+      const [fresh, replay] = await Promise.allSettled([
+        store.outbox.publish('{"id":1,"name":"Fern"}', { idempotencyKey: "new" }),
+        store.outbox.publish('{"id":0,"name":"Stored"}', { idempotencyKey: "stored" }),
+      ]);
+      expect(injected).toBe(1);
+      expect(fresh).toMatchObject({ status: "fulfilled", value: { duplicate: false, deliveries: 1 } });
+      expect(replay).toMatchObject({ status: "rejected", reason: { code: "store_unavailable" } });
+      const id = (fresh as PromiseFulfilledResult<{ messageId: string }>).value.messageId;
+      expect(await seed.outbox.getMessage(id)).toMatchObject({ id });
+    } finally {
+      await store.close();
+      await pool.end();
+    }
+  });
+
   it("publishes a batch inside the caller's transaction; a refused batch leaves the caller's work standing", async () => {
     const store = await backend.open();
     await store.subscriptions.create({ url: "https://a.example/", token: "psk_t" });

@@ -5,6 +5,7 @@ import { type ClaimPlan, claimPlan } from "../shared/claim-plan.js";
 import { claimedSubscriptions } from "../shared/claimed-subscription.js";
 import { DISABLED_REASON } from "../shared/outcomes.js";
 import { traceCarrierOf } from "../shared/rows.js";
+import { heldClaimFailure, restAfterLimited } from "../shared/two-part-claim.js";
 import { type PgContext, query } from "./context.js";
 import { claimSql, compactCountsSql, rateLimitedSql } from "./outbox-sql.js";
 import { claimDestinations, claimLimitedSubscriptions } from "./pg-target-claim.js";
@@ -41,9 +42,9 @@ export interface PgClaimState {
 /**
  * The PostgreSQL outbox's `claim`: ONE statement (`claimSql`) selects due rows with `FOR UPDATE SKIP LOCKED` and
  * leases them; every {@link COMPACT_EVERY} claims the counter deltas are folded first. While sender subscriptions
- * have a rate limit (`ctx.rateGate`), that statement passes over them and a second transaction claims their rows
- * with the endpoint options applied (`claimLimitedSubscriptions`, the destinations' rule); with none, the claim is
- * the one statement alone.
+ * have a rate limit (`ctx.rateGate`), their rows are claimed first by a transaction of their own with the endpoint
+ * options applied (`claimLimitedSubscriptions`, the destinations' rule), then that statement claims the rest with
+ * them passed over (`restAfterLimited`); with none, the claim is the one statement alone.
  *
  * @example
  * ```ts
@@ -57,18 +58,24 @@ export function pgClaimer(
 ): (limit: number, options: ClaimOptions) => Promise<ClaimedDelivery[]> {
   const claimDue = dueClaimer(ctx, state);
   const rateLimited = rateLimitedSql(ctx.s);
+  const held = heldClaimFailure();
   return async (limit, options) => {
     const plan = claimPlan(limit, options);
+    held.rethrow();
     state.claimGeneration = ctx.outboxWork.generation;
     if (plan.scope === "receiver") return claimDestinations(ctx, plan);
     const gate = ctx.rateGate;
     if (gate.stale()) gate.read((await query<{ id: string }>(ctx, rateLimited)).map((r) => r.id));
     if (!gate.open) return claimDue(plan);
     const limited = gate.ids;
-    const claimed = await claimDue({ ...plan, skip: [...plan.skip, ...limited] });
-    if (claimed.length >= plan.limit) return claimed;
-    const rest = { ...plan, limit: plan.limit - claimed.length };
-    for (const delivery of await claimLimitedSubscriptions(ctx, rest, limited)) claimed.push(delivery);
+    const claimed = await claimLimitedSubscriptions(ctx, plan, limited);
+    const rest = restAfterLimited(plan, claimed.length, limited);
+    if (rest === null) return claimed;
+    try {
+      for (const delivery of await claimDue(rest)) claimed.push(delivery);
+    } catch (error) {
+      return held.keep(claimed, error);
+    }
     return claimed;
   };
 }

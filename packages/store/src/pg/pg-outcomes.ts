@@ -93,8 +93,12 @@ async function finishAndReport(
       : (
           await query<{ id: string }>(
             ctx,
-            `SELECT DISTINCT sub.id FROM ${ctx.s}.deliveries d JOIN ${ctx.s}.subscriptions sub ON sub.id = d.subscription_id
-             WHERE d.id = ANY($1::bigint[]) AND sub.enabled`,
+            // Locked (in id order): a second sender's 410 for the same subscription waits here, then reads it
+            // disabled, so `subscription.disabled` is published once.
+            `SELECT sub.id FROM ${ctx.s}.subscriptions sub
+             WHERE sub.id IN (SELECT d.subscription_id FROM ${ctx.s}.deliveries d WHERE d.id = ANY($1::bigint[]))
+               AND sub.enabled
+             ORDER BY sub.id FOR NO KEY UPDATE`,
             [disabling.filter((id) => Number.isSafeInteger(id))],
             client,
           )

@@ -21,9 +21,17 @@ export type StoredMessage = MessageRow & { deliveries: number };
 
 /** What a group wrote for one publish: its new message, or (its key was stored before) the stored one, if found. */
 export type GroupedResult =
-  | { id: string; deliveries: number; at: number; existing?: undefined; missing?: undefined }
-  | { id?: undefined; existing: StoredMessage | undefined; missing?: undefined }
-  | { id?: undefined; existing?: undefined; missing: true };
+  | {
+      id: string;
+      deliveries: number;
+      at: number;
+      existing?: undefined;
+      missing?: undefined;
+      unread?: undefined;
+    }
+  | { id?: undefined; existing: StoredMessage | undefined; missing?: undefined; unread?: undefined }
+  | { id?: undefined; existing?: undefined; missing: true; unread?: undefined }
+  | { id?: undefined; existing?: undefined; missing?: undefined; unread: { error: unknown } };
 
 /**
  * The stored messages under some idempotency keys, each with its fan-out count (through deliveries_message_idx).
@@ -39,7 +47,8 @@ export const storedByKeySql = (s: string, condition: string) =>
  * notification), which commits on its own (no BEGIN … COMMIT round trips). A publish whose key is stored already
  * (before, or earlier in the same group) is skipped by the statement; its stored message is then read back, and the
  * caller judges it (the same event: a replay; another: its own conflict). A failed statement fails its group's
- * calls, none of which is stored.
+ * calls, none of which is stored; a failed read-back fails only the skipped calls (`unread`): the others' messages
+ * are committed, and they answer with them.
  *
  * @example
  * ```ts
@@ -83,18 +92,32 @@ export function pgGroupPublisher(ctx: PgContext): GroupCommitter<GroupedPublish,
       );
       const fresh = new Map(rows.map((row) => [row.id, row.deliveries]));
       const skipped = keys.filter((key, i) => key !== null && !fresh.has(ids[i] as string));
-      const stored =
-        skipped.length === 0 ? [] : await query<StoredMessage>(ctx, storedSql, [[...new Set(skipped)]]);
-      const byKey = new Map(stored.map((row) => [row.idempotency_key, row]));
+      const read = await readBack(skipped);
       for (const [i, id] of ids.entries()) {
         const deliveries = fresh.get(id);
         written.set(
           items[i] as GroupedPublish,
-          deliveries !== undefined ? { id, deliveries, at } : { existing: byKey.get(keys[i] as string) },
+          deliveries !== undefined
+            ? { id, deliveries, at }
+            : "error" in read
+              ? { unread: read }
+              : { existing: read.byKey.get(keys[i] as string) },
         );
       }
     }
     return all.map((item) => written.get(item) ?? { missing: true });
+  };
+  /** The stored messages of the keys the statement skipped, by key; or the read's error (the group is committed). */
+  const readBack = async (
+    skipped: (string | null)[],
+  ): Promise<{ byKey: Map<string | null, StoredMessage> } | { error: unknown }> => {
+    if (skipped.length === 0) return { byKey: new Map() };
+    try {
+      const stored = await query<StoredMessage>(ctx, storedSql, [[...new Set(skipped)]]);
+      return { byKey: new Map(stored.map((row) => [row.idempotency_key, row])) };
+    } catch (error) {
+      return { error };
+    }
   };
   /** The ids of the applications the group's publishes name (by id or uid), in one statement; none when none do. */
   const applicationIds = async (items: GroupedPublish[]): Promise<Map<string, string>> => {

@@ -37,6 +37,7 @@ export function pgPublisher(ctx: PgContext): {
       const application = options.application ?? null;
       const done = await group.submit({ key: checkedKey, prepared, traceContext, application });
       if (done.missing) throw applicationNotFound(application as string);
+      if (done.unread) throw done.unread.error;
       if (done.id !== undefined)
         return {
           messageId: done.id,

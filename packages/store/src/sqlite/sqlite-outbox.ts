@@ -10,6 +10,7 @@ import {
   toMessage,
 } from "../shared/rows.js";
 import { toMillis } from "../shared/time.js";
+import { heldClaimFailure, restAfterLimited } from "../shared/two-part-claim.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 import { RATE_LIMITED } from "./outbox-sql.js";
 import { createSqliteClaimer } from "./sqlite-claimer.js";
@@ -22,7 +23,8 @@ import { createSqliteTargetClaimer } from "./sqlite-target-claimer.js";
 
 /**
  * The sender's claim: the one-transaction claim of due rows alone while no subscription has a rate limit
- * (`ctx.rateGate`); else that claim with them skipped, then the options claim of theirs (`decideTargetClaim`).
+ * (`ctx.rateGate`); else the options claim of the limited subscriptions' rows first (`decideTargetClaim`), then that
+ * claim of the rest with them skipped (`restAfterLimited`).
  */
 function senderClaimer(
   ctx: SqliteContext,
@@ -30,15 +32,21 @@ function senderClaimer(
   claimTargets: ReturnType<typeof createSqliteTargetClaimer>,
 ): (plan: ClaimPlan) => ClaimedDelivery[] {
   const rateLimited = ctx.sql(RATE_LIMITED).pluck();
+  const held = heldClaimFailure();
   return (plan) => {
+    held.rethrow();
     const gate = ctx.rateGate;
     if (gate.stale()) gate.read(rateLimited.all() as string[]);
     if (!gate.open) return claim.immediate(plan, ctx.options.now());
     const limited = gate.ids;
-    const claimed = claim.immediate({ ...plan, skip: [...plan.skip, ...limited] }, ctx.options.now());
-    if (claimed.length >= plan.limit) return claimed;
-    const rest = { ...plan, limit: plan.limit - claimed.length };
-    for (const delivery of claimTargets.immediate(rest, ctx.options.now(), limited)) claimed.push(delivery);
+    const claimed = claimTargets.immediate(plan, ctx.options.now(), limited);
+    const rest = restAfterLimited(plan, claimed.length, limited);
+    if (rest === null) return claimed;
+    try {
+      for (const delivery of claim.immediate(rest, ctx.options.now())) claimed.push(delivery);
+    } catch (error) {
+      return held.keep(claimed, error);
+    }
     return claimed;
   };
 }

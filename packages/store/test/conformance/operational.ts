@@ -1,8 +1,10 @@
 import { GONE_REASON } from "@plant-store/core";
 import { operationalCatalog } from "@plant-store/spec";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { OPERATOR_APPLICATION_ID, type Store } from "../../src/index.js";
-import type { TestBackend } from "../support/backends.js";
+import { quoteIdent } from "../../src/pg/migrations.js";
+import { PG_URL, type TestBackend } from "../support/backends.js";
 
 const TOKEN = "psk_TestTokenValue0001";
 const EVENT = '{"id":1,"name":"Fern"}';
@@ -30,6 +32,38 @@ async function settle(
 ): Promise<void> {
   const claimed = await store.outbox.claim(100, LEASE);
   await Promise.all(claimed.map((d) => store.outbox.record(d, outcome(d.subscription.id))));
+}
+
+/**
+ * PostgreSQL: holds the subscription's row locked on a connection of its own until both senders' outcome transactions
+ * wait for it (seen in `pg_locks`), then lets them go together. SQLite has one writer: nothing to hold.
+ */
+async function raceAtSubscription(b: TestBackend, subscriptionId: string, both: () => Promise<unknown>) {
+  if (b.kind !== "postgres") return both();
+  const holder = new pg.Client({ connectionString: PG_URL });
+  await holder.connect();
+  try {
+    await holder.query("BEGIN");
+    await holder.query(`SELECT 1 FROM ${quoteIdent(b.schema!)}.subscriptions WHERE id = $1 FOR UPDATE`, [
+      subscriptionId,
+    ]);
+    const { rows } = await holder.query("SELECT pg_backend_pid() AS pid");
+    const running = both();
+    // Blocked by the holder, or queued behind a backend it blocks (the second waiter waits on the first's tuple lock).
+    const waitingSql = `SELECT count(*)::int AS n FROM pg_stat_activity w
+      WHERE $1 = ANY(pg_blocking_pids(w.pid)) OR EXISTS (SELECT 1 FROM pg_stat_activity f
+        WHERE f.pid = ANY(pg_blocking_pids(w.pid)) AND $1 = ANY(pg_blocking_pids(f.pid)))`;
+    const giveUp = Date.now() + 30_000;
+    while ((await holder.query(waitingSql, [rows[0].pid])).rows[0].n < 2) {
+      if (Date.now() > giveUp)
+        throw new Error("the two outcome transactions never waited for the subscription's row");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await holder.query("COMMIT");
+    return await running;
+  } finally {
+    await holder.end();
+  }
 }
 
 /** Operational webhooks: published by the store in the transaction of the change they report (D36). */
@@ -135,5 +169,28 @@ export function operationalConformance(backend: () => TestBackend): void {
       expect((await store.subscriptions.get(operator.id))?.enabled).toBe(false);
       expect(await notices(backend())).toHaveLength(before);
     });
+
+    it("two senders' 410s for one subscription at once: disabled once, reported once", async () => {
+      const b = backend();
+      const [one, two] = [await b.open(), await b.open()];
+      const sub = await one.subscriptions.create({ url: "https://hooks.example/gone", token: TOKEN });
+      await one.subscriptions.create({
+        applicationId: OPERATOR_APPLICATION_ID,
+        url: "https://hooks.example/operator",
+        token: TOKEN,
+        eventTypes: TYPES,
+      });
+      await one.outbox.publish(EVENT);
+      await one.outbox.publish('{"id":2,"name":"Moss"}');
+      const [a] = await one.outbox.claim(1, LEASE);
+      const [c] = await two.outbox.claim(1, { ...LEASE, workerId: "w2" });
+      expect([a?.subscription.id, c?.subscription.id]).toEqual([sub.id, sub.id]);
+      const gone = { kind: "gone", status: 410, latencyMs: 1 } as const;
+      await raceAtSubscription(b, sub.id, () =>
+        Promise.all([one.outbox.record(a!, gone), two.outbox.record(c!, gone)]),
+      );
+      expect((await one.subscriptions.get(sub.id))?.enabled).toBe(false);
+      expect((await notices(b)).filter((n) => n.type === "subscription.disabled")).toHaveLength(1);
+    }, 60_000);
   });
 }

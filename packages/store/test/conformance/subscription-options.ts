@@ -87,6 +87,64 @@ export function subscriptionOptionConformance(backend: () => TestBackend): void 
       await store.close();
     });
 
+    it("a limited subscription is not starved by an unlimited backlog larger than every claim", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const busy = await store.subscriptions.create({ url: "https://busy.example/", token: TOKEN });
+      for (let i = 0; i < 30; i++) await store.outbox.publish({ id: i + 1, name: "Fern" });
+      // Created after the backlog: its rows are the newest due, behind 30 of the busy one's.
+      const limited = await store.subscriptions.create({
+        url: "https://limited.example/",
+        token: TOKEN,
+        rateLimit: 2,
+      });
+      await store.outbox.publish({ id: 31, name: "Fern" });
+      const claimed = await store.outbox.claim(10, SENDER);
+      expect(claimed).toHaveLength(10);
+      expect(claimed.filter((d) => d.subscription.id === limited.id)).toHaveLength(1);
+      expect(claimed.filter((d) => d.subscription.id === busy.id)).toHaveLength(9);
+      // The limit still spaces it, whoever comes first.
+      await store.outbox.publish({ id: 32, name: "Fern" });
+      await store.outbox.publish({ id: 33, name: "Fern" });
+      const again = await store.outbox.claim(10, { ...SENDER, workerId: "w2" });
+      const spaced = again.filter((d) => d.subscription.id === limited.id);
+      expect(spaced.map((d) => (d.notBefore?.getTime() ?? clock.now()) - clock.now())).toEqual([500, 1000]);
+      await store.close();
+    });
+
+    it("when the claim's second part fails, the rows the first part leased are handed out and the error comes next", async () => {
+      const clock = manualClock();
+      const b = backend();
+      const store = await b.open({ now: clock.now });
+      const busy = await store.subscriptions.create({ url: "https://busy.example/", token: TOKEN });
+      const limited = await store.subscriptions.create({
+        url: "https://limited.example/",
+        token: TOKEN,
+        rateLimit: 2,
+      });
+      await store.outbox.publish({ id: 1, name: "Fern" });
+      // The ordinary claim (the second part) fails on the busy subscription's row; the limited claim does not.
+      if (b.kind === "sqlite") {
+        await b.sql(`CREATE TRIGGER fail_busy BEFORE UPDATE ON deliveries
+          WHEN NEW.subscription_id = '${busy.id}' AND NEW.state = 'leased'
+          BEGIN SELECT RAISE(ABORT, 'injected claim failure'); END`);
+      } else {
+        await b.sql(`CREATE FUNCTION {t}fail_busy() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN
+          IF NEW.subscription_id = '${busy.id}' AND NEW.state = 'leased' THEN RAISE EXCEPTION 'injected claim failure';
+          END IF; RETURN NEW; END $f$`);
+        await b.sql(
+          "CREATE TRIGGER fail_busy BEFORE UPDATE ON {t}deliveries FOR EACH ROW EXECUTE FUNCTION {t}fail_busy()",
+        );
+      }
+      const first = await store.outbox.claim(10, SENDER);
+      expect(first.map((d) => d.subscription.id)).toEqual([limited.id]);
+      await expect(store.outbox.claim(10, SENDER)).rejects.toThrow(/injected claim failure/);
+      await b.sql(b.kind === "sqlite" ? "DROP TRIGGER fail_busy" : "DROP TRIGGER fail_busy ON {t}deliveries");
+      const after = await store.outbox.claim(10, SENDER);
+      expect(after.map((d) => d.subscription.id)).toEqual([busy.id]);
+      await store.close();
+    });
+
     it("a limit set by another process holds at once: the one-statement claim passes its rows over", async () => {
       const clock = manualClock();
       const here = backend();
