@@ -53,7 +53,6 @@ export { startWorker, type Worker } from "./worker/worker.js";
 export {
   ATTEMPT_LINE_KEYS,
   DEFAULT_CONCURRENCY,
-  type WorkerEvents,
   type WorkerMetrics,
   type WorkerOptions,
 } from "./worker/worker-context.js";

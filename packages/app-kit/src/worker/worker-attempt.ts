@@ -35,13 +35,6 @@ async function attempt(ctx: WorkerContext, delivery: ClaimedDelivery): Promise<v
   await recordOutcome(ctx.store, delivery, result.outcome);
   if (result.outcome.kind === "gone") {
     ctx.logger?.warn({ subscriptionId: subscription.id }, `${TARGET_NOUN[ctx.scope]} disabled: 410 Gone`);
-    // Reported after the commit, off the attempt's slot: a failure to report is the app's to log, never the attempt's.
-    void ctx.events?.targetDisabled?.(subscription.id, "gone");
-  } else if (result.outcome.kind === "failed") {
-    void ctx.events?.deliveryExhausted?.(delivery, {
-      status: outcome.status ?? null,
-      error: outcome.error ?? null,
-    });
   }
   if (subscription.ordered) noteHead(ctx, delivery, result.outcome.kind === "retry");
   if (result.outcome.retryAt !== undefined) {

@@ -16,19 +16,6 @@ export interface WorkerMetrics {
   observeAttempt(outcome: string, seconds: number, delivery: ClaimedDelivery): void;
 }
 
-/**
- * What a worker tells its app after a change is committed: a target disabled (a 410, or failing for
- * `disableAfterMs`) and a delivery failed for good. The sender's operational webhooks are not published from these:
- * the store publishes them in the change's own transaction (docs/decisions.md D36).
- */
-export interface WorkerEvents {
-  targetDisabled?(targetId: string, reason: "gone" | "failing"): Promise<void>;
-  deliveryExhausted?(
-    delivery: ClaimedDelivery,
-    last: { status: number | null; error: string | null },
-  ): Promise<void>;
-}
-
 /** Deliveries in flight in all, by default (the sender's `--concurrency`). */
 export const DEFAULT_CONCURRENCY = 64;
 
@@ -43,8 +30,6 @@ export interface WorkerOptions {
   /** How attempts are sent: the SSRF guard's (`createGuardedFetch(...).transport`). Required, so no worker sends unguarded. */
   transport: Transport;
   metrics?: WorkerMetrics;
-  /** Called after a target is disabled or a delivery exhausted, once the change is committed. */
-  events?: WorkerEvents;
   /** The app's tracer (`appTracer`); default app-kit's own, live once an OpenTelemetry SDK is registered. */
   tracer?: () => Tracer | undefined;
   logger?: Logger;
@@ -91,7 +76,6 @@ export interface WorkerContext {
   scope: TargetScope;
   transport: Transport;
   metrics: WorkerMetrics | undefined;
-  events: WorkerEvents | undefined;
   logger: Logger | undefined;
   concurrency: number;
   perSubscription: number;
@@ -143,7 +127,6 @@ export function workerContext(options: WorkerOptions): WorkerContext {
     scope: options.scope ?? "sender",
     transport: options.transport,
     metrics: options.metrics,
-    events: options.events,
     logger,
     concurrency,
     perSubscription,

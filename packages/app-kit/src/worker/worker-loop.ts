@@ -40,7 +40,6 @@ async function sweepFailing(ctx: WorkerContext): Promise<void> {
   const disabled = await ctx.store.subscriptions.disableFailing(ctx.disableAfterMs);
   for (const id of disabled) {
     ctx.logger?.warn({ subscriptionId: id }, "subscription disabled: failing too long");
-    await ctx.events?.targetDisabled?.(id, "failing");
   }
 }
 
