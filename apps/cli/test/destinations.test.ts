@@ -35,6 +35,8 @@ describe("plant-store destinations against a real receiver", () => {
         "--ordered",
         "--rate-limit",
         "20",
+        "--signing",
+        "symmetric",
         "--json",
       ]);
       expect(created.stderr).toBe("");
@@ -46,6 +48,7 @@ describe("plant-store destinations against a real receiver", () => {
         headerNames: ["x-api-key", "x-team"],
         ordered: true,
         rateLimit: 20,
+        signing: "symmetric",
         state: "active",
       });
       const id = String(dest.id);
@@ -81,6 +84,12 @@ describe("plant-store destinations against a real receiver", () => {
       const replay = await dst(["replay", "dst_x", "--since", "yesterday"]);
       expect(replay.code).toBe(2);
       expect(replay.stderr).toContain("--since");
+      const v1a = await dst(["create", "k", "http://svc.internal/", "--signing", "asymmetric"]);
+      expect(v1a.code).toBe(1);
+      expect(v1a.stderr).toMatch(/the receiver answered 400: .*--forward-private-key/);
+      const scheme = await dst(["create", "k", "http://svc.internal/", "--signing", "v2"]);
+      expect(scheme.code).toBe(2);
+      expect(scheme.stderr).toContain("signing");
       const header = await dst(["create", "z", "http://svc.internal/", "--header", "novalue"]);
       expect(header.code).toBe(2);
       const missing = await cli(["destinations", "list"], { env: { PLANT_STORE_ADMIN_TOKEN: admin } });

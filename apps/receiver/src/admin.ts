@@ -44,6 +44,8 @@ export function createAdminApi(options: {
   adminTokens: readonly string[];
   /** The webhooks served, listed by `GET /event-types`. Default none. */
   eventTypes?: Catalog;
+  /** Whether the receiver holds ed25519 private keys (`--forward-private-key`): without, no destination signs v1a. */
+  canSignAsymmetric?: boolean;
   /** A `GET /events` page ends before the payload that would take it past this. Default 4 MiB. */
   pageMaxBytes?: number;
 }): AdminApi {
@@ -60,7 +62,11 @@ export function createAdminApi(options: {
       })
     : null;
   const streams = new Set<AbortController>();
-  const routeContext = { store, catalog: options.eventTypes ?? [] };
+  const routeContext = {
+    store,
+    catalog: options.eventTypes ?? [],
+    canSignAsymmetric: options.canSignAsymmetric ?? false,
+  };
   const handlers: ReceiverHandlers = {
     ...destinationHandlers(routeContext),
     ...forwardHandlers(routeContext),

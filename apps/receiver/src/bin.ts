@@ -28,6 +28,8 @@ await runServer({
       retentionMs: config.retentionDays * 86_400_000,
       forwardTo: config.forwardTo,
       ...(config.forwardSecret !== null && { forwardSecret: config.forwardSecret }),
+      ...(config.forwardSigning !== null && { forwardSigning: config.forwardSigning }),
+      ...(config.forwardPrivateKeys.length > 0 && { forwardPrivateKeys: config.forwardPrivateKeys }),
       ...(config.schedule !== null && { schedule: config.schedule }),
       allowNetworks: config.allowNetworks,
       logger,

@@ -7,8 +7,16 @@ import {
   refuseMetadataNetworks,
   SCHEDULE_HELP,
   scheduleSetting,
+  signingKeyProblem,
 } from "@plant-store/app-kit";
-import { createTokenVerifier, parsePublicKey, parseSecret } from "@plant-store/core";
+import {
+  createTokenVerifier,
+  parsePrivateKey,
+  parsePublicKey,
+  parseSecret,
+  SIGNING_SCHEMES,
+  type SigningScheme,
+} from "@plant-store/core";
 import { z } from "zod";
 import { checkForwardUrl } from "./forwarding.js";
 
@@ -33,6 +41,10 @@ export interface ReceiverConfig {
   forwardTo: string[];
   /** The `--forward-to` destinations' signing secret; generated and stored when absent. */
   forwardSecret: string | null;
+  /** `whsk_` ed25519 private keys for destinations that sign v1a (`asymmetric` or `both`). */
+  forwardPrivateKeys: string[];
+  /** How the `--forward-to` destinations sign; `null` keeps theirs (new ones: `symmetric`). */
+  forwardSigning: SigningScheme | null;
   /** Forward retry schedule in ms; `null` = Standard Webhooks'. */
   schedule: number[] | null;
   /** Private networks destinations may be in (cloud metadata and link-local never). */
@@ -62,6 +74,11 @@ const schema = z.object({
   events: list.default([]),
   forwardTo: list.default([]),
   forwardSecret: z.string().min(1).nullable().default(null),
+  forwardPrivateKeys: list.default([]),
+  forwardSigning: z
+    .enum(SIGNING_SCHEMES, { error: `--forward-signing must be one of ${SIGNING_SCHEMES.join(", ")}` })
+    .nullable()
+    .default(null),
   schedule: scheduleSetting,
   allowNetworks: list.default([]),
   // Accepted so that existing command lines keep working; every int64 id is accepted anyway.
@@ -91,6 +108,10 @@ Options (each also read from the environment variable shown):
   --forward-to <urls>   PLANT_STORE_FORWARD_TO        hand every accepted event on to these URLs (destinations named after
                                                       them, created or updated at start; more through the admin API)
   --forward-secret <s>  PLANT_STORE_FORWARD_SECRET    whsec_ secret the forwards are signed with (default: generated, stored)
+  --forward-signing <scheme> PLANT_STORE_FORWARD_SIGNING how the --forward-to destinations sign: symmetric (v1, default),
+                                                      asymmetric (v1a) or both
+  --forward-private-key <list> PLANT_STORE_FORWARD_SIGNING_KEY whsk_ ed25519 private keys (several during a rotation)
+                                                      for destinations that sign v1a (asymmetric or both)
   --allow-networks <cidrs> PLANT_STORE_ALLOW_NETWORKS private networks destinations may be in, e.g. 10.0.0.0/8,127.0.0.0/8
                                                       (cloud metadata and link-local addresses are always refused)
 ${SCHEDULE_HELP}
@@ -141,6 +162,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
       events: { flag: "events", env: "PLANT_STORE_EVENTS" },
       forwardTo: { flag: "forward-to", env: "PLANT_STORE_FORWARD_TO" },
       forwardSecret: { flag: "forward-secret", env: "PLANT_STORE_FORWARD_SECRET" },
+      forwardSigning: { flag: "forward-signing", env: "PLANT_STORE_FORWARD_SIGNING" },
+      forwardPrivateKeys: { flag: "forward-private-key", env: "PLANT_STORE_FORWARD_SIGNING_KEY" },
       schedule: { flag: "schedule", env: "PLANT_STORE_SCHEDULE" },
       allowNetworks: { flag: "allow-networks", env: "PLANT_STORE_ALLOW_NETWORKS" },
       lossless: { flag: "lossless", env: "PLANT_STORE_LOSSLESS", boolean: true },
@@ -174,6 +197,24 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
                 () => parseSecret(config.forwardSecret as string),
               ] as const,
             ]),
+        ...config.forwardPrivateKeys.map(
+          (key, i) =>
+            [
+              `--forward-private-key / PLANT_STORE_FORWARD_SIGNING_KEY entry ${i + 1}`,
+              () => parsePrivateKey(key),
+            ] as const,
+        ),
+        [
+          "--forward-signing / PLANT_STORE_FORWARD_SIGNING",
+          () => {
+            const problem = signingKeyProblem(
+              config.forwardSigning ?? undefined,
+              config.forwardPrivateKeys.length > 0,
+              "--forward-private-key",
+            );
+            if (problem !== null) throw new Error(problem);
+          },
+        ],
         ...config.secrets.map(
           (secret, i) =>
             [`--secret / PLANT_STORE_WEBHOOK_SECRET entry ${i + 1}`, () => parseSecret(secret)] as const,

@@ -6,6 +6,7 @@ import {
   startWorker,
   type WorkerMetrics,
 } from "@plant-store/app-kit";
+import { publicKeyOf, type SigningScheme } from "@plant-store/core";
 import { checkDestinationUrl, type Destination, type Store } from "@plant-store/store";
 import type { Logger } from "pino";
 
@@ -48,6 +49,10 @@ export interface ForwardingOptions {
   forwardTo?: readonly string[] | undefined;
   /** `--forward-secret`: their signing secret (default: a generated one, kept in the store). */
   forwardSecret?: string | undefined;
+  /** `--forward-signing`: how they sign (default: as stored; new ones `symmetric`). */
+  forwardSigning?: SigningScheme | undefined;
+  /** `--forward-private-key`: `whsk_` keys for destinations that sign v1a. */
+  privateKeys?: readonly string[] | undefined;
   schedule?: readonly number[] | undefined;
   /** CIDRs of private networks destinations may be in. */
   allowNetworks?: readonly string[] | undefined;
@@ -79,6 +84,8 @@ export interface Forwarding {
  */
 export async function startForwarding(options: ForwardingOptions): Promise<Forwarding> {
   const { store } = options;
+  // A damaged key stops the start here, not every v1a forward later.
+  for (const key of options.privateKeys ?? []) await publicKeyOf(key);
   const destinations: Destination[] = [];
   for (const url of options.forwardTo ?? []) {
     destinations.push(
@@ -86,6 +93,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
         name: destinationName(url),
         url,
         ...(options.forwardSecret !== undefined && { secret: options.forwardSecret }),
+        ...(options.forwardSigning !== undefined && { signing: options.forwardSigning }),
       }),
     );
   }
@@ -104,6 +112,7 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
     ...(options.schedule && { schedule: options.schedule }),
     ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    ...(options.privateKeys && options.privateKeys.length > 0 && { privateKeys: options.privateKeys }),
   });
   return {
     destinations,

@@ -8,7 +8,7 @@ import {
   startRetention,
 } from "@plant-store/app-kit";
 import { createConsoleServer } from "@plant-store/console";
-import { createWebhookHandler, type Logger as PipelineLogger } from "@plant-store/core";
+import { createWebhookHandler, type Logger as PipelineLogger, type SigningScheme } from "@plant-store/core";
 import { answerExpectContinue, requestPath } from "@plant-store/core/node";
 import type { Catalog } from "@plant-store/spec";
 import type { Store } from "@plant-store/store";
@@ -69,6 +69,10 @@ export interface ReceiverOptions {
   forwardTo?: readonly string[];
   /** The `forwardTo` destinations' `whsec_` signing secret; default a generated one, kept in the store. */
   forwardSecret?: string;
+  /** How the `forwardTo` destinations sign (`symmetric` v1, `asymmetric` v1a, `both`); default: as stored (new: v1). */
+  forwardSigning?: SigningScheme;
+  /** `whsk_` ed25519 private keys for destinations that sign v1a; without, none may. */
+  forwardPrivateKeys?: readonly string[];
   /** Forward retry schedule in ms; default the Standard Webhooks schedule. */
   schedule?: readonly number[];
   /** Private networks (CIDR) destinations may be in; cloud metadata and link-local never. */
@@ -154,6 +158,8 @@ function forwardingOptions(
     store,
     forwardTo: options.forwardTo,
     forwardSecret: options.forwardSecret,
+    forwardSigning: options.forwardSigning,
+    privateKeys: options.forwardPrivateKeys,
     schedule: options.schedule,
     allowNetworks: options.allowNetworks,
     metrics: metrics.forwards,
@@ -193,6 +199,7 @@ function opsRoutes(
     store,
     adminTokens: options.adminTokens ?? [],
     eventTypes: webhook.handler.events,
+    canSignAsymmetric: (options.forwardPrivateKeys?.length ?? 0) > 0,
     ...(options.eventsPageMaxBytes !== undefined && { pageMaxBytes: options.eventsPageMaxBytes }),
   });
   const served = webhook.handler.events.map((entry) => `${entry.method} ${entry.path}`).join(", ");

@@ -93,6 +93,21 @@ describe("the destinations API over a real socket", () => {
     expect(types.status).toBe(400);
     expect(types.body.message).toMatch(/newPlant/);
     expect((await send("POST", "/destinations", { url: "http://svc.internal/" })).status).toBe(400);
+    // v1a needs the receiver's private key, which this one was not given.
+    const v1a = await send("POST", "/destinations", {
+      name: "k",
+      url: "http://svc.internal/",
+      signing: "both",
+    });
+    expect(v1a.status).toBe(400);
+    expect(v1a.body.message).toMatch(/needs an ed25519 private key.*--forward-private-key/);
+    const scheme = await send("POST", "/destinations", {
+      name: "k",
+      url: "http://svc.internal/",
+      signing: "v2",
+    });
+    expect(scheme.status).toBe(400);
+    expect(scheme.body.message).toMatch(/signing must be one of symmetric, asymmetric, both/);
     expect((await send("GET", "/destinations/dst_missing")).status).toBe(404);
     expect((await send("POST", "/destinations/dst_missing/pause")).status).toBe(404);
     expect((await send("PUT", "/destinations")).status).toBe(405);
@@ -121,6 +136,7 @@ describe("the destinations API over a real socket", () => {
     expect(created.value).toMatchObject({
       name: "orders",
       state: "active",
+      signing: "symmetric",
       depth: 0,
     });
     expect([...created.value.headerNames].sort()).toEqual(["authorization", "x-api-key"]);

@@ -1,8 +1,16 @@
 import { join } from "node:path";
+import { createKeyPair, createVerifier } from "@plant-store/core";
 import { openStore } from "@plant-store/store";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createDatabase, freePort, until } from "../../../test-support/processes.js";
-import { FORWARD_SECRET, type Service, sendSigned, startService, verifyForward } from "./forward-support.js";
+import {
+  FORWARD_SECRET,
+  type Received,
+  type Service,
+  sendSigned,
+  startService,
+  verifyForward,
+} from "./forward-support.js";
 import { cleanup, type Running, SECRET, startReceiver, TOKEN, tempDir } from "./support.js";
 
 afterAll(cleanup);
@@ -202,6 +210,55 @@ describe.each(backends)("forwarding (%s)", (backend) => {
       expect(failed).toMatch(words);
       expect(failed).toMatch(/--forward-to/);
     }
+  }, 60_000);
+});
+
+describe("forwarding signed v1a", () => {
+  it("--forward-signing both: each forward carries a v1 and a v1a signature, both valid; v1a needs a key", async () => {
+    const keys = await createKeyPair();
+    service = await startService();
+    const db = join(tempDir(), "receiver.db");
+    const refused = await startReceiver([
+      ...forwardArgs(db, service.url),
+      "--forward-signing",
+      "asymmetric",
+    ]).then(
+      () => "started",
+      (error: Error) => error.message,
+    );
+    expect(refused).toMatch(
+      /--forward-signing[\s\S]*needs an ed25519 private key[\s\S]*--forward-private-key/,
+    );
+    expect(refused).not.toContain(keys.privateKey);
+    const receiver = await start([
+      ...forwardArgs(db, service.url),
+      "--forward-signing",
+      "both",
+      "--forward-private-key",
+      keys.privateKey,
+    ]);
+    const sent = await sendSigned(receiver.url, 7);
+    expect(sent.status).toBe(200);
+    await until(() => service?.accepted().has(sent.id) ?? false, 30_000);
+    const got = (service as Service).accepted().get(sent.id) as Received;
+    expect(got.body.equals(Buffer.from(sent.body))).toBe(true);
+    const schemes = String(got.headers["webhook-signature"])
+      .split(" ")
+      .map((s) => s.split(",")[0]);
+    expect(schemes.sort()).toEqual(["v1", "v1a"]);
+    expect(() => verifyForward(got, FORWARD_SECRET)).not.toThrow();
+    const v1aOnly = String(got.headers["webhook-signature"])
+      .split(" ")
+      .filter((s) => s.startsWith("v1a,"))
+      .join(" ");
+    const check = createVerifier({ publicKeys: [keys.publicKey] });
+    const verdict = await check({
+      id: String(got.headers["webhook-id"]),
+      timestamp: String(got.headers["webhook-timestamp"]),
+      signature: v1aOnly,
+      body: got.body,
+    });
+    expect(verdict).toMatchObject({ ok: true });
   }, 60_000);
 });
 

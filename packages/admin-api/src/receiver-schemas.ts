@@ -9,6 +9,7 @@ import {
   pageLimit,
   pageOf,
   rateLimitField,
+  signingScheme,
   signingSecret,
   signingSecretCount,
   sinceDateTime,
@@ -25,6 +26,10 @@ const name = z.string({ error: "name must be a string of 1 to 100 printable char
 const url = z.string({ error: "url must be the destination's http(s) URL, as a string." }).meta({
   description:
     "Where events are forwarded: http(s), no credentials; cloud metadata and link-local hosts are refused. Query values are redacted in logs.",
+});
+const signing = signingScheme.meta({
+  description:
+    "symmetric: v1 (HMAC, the destination's whsec_ secrets; default); asymmetric: v1a (ed25519, the receiver's --forward-private-key); both, while the service migrates.",
 });
 const ordered = z.boolean({ error: "ordered must be true or false." }).meta({
   description:
@@ -76,6 +81,7 @@ export const DestinationInput = z
     secret: signingSecret("secret")
       .optional()
       .meta({ description: "`whsec_` signing secret of the forwards; generated when omitted." }),
+    signing: signing.optional(),
     paused: z
       .boolean({ error: "paused must be true or false." })
       .optional()
@@ -94,6 +100,7 @@ export const DestinationUpdate = z
     name: name.optional(),
     url: url.optional(),
     eventTypes: eventTypesField.optional(),
+    signing: signing.optional(),
     ordered: ordered.optional(),
     maxInFlight: maxInFlight.optional(),
     rateLimit: rateLimit.optional(),
@@ -102,7 +109,7 @@ export const DestinationUpdate = z
   })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), {
     error:
-      "Send the fields to change: { name, url, eventTypes, ordered, maxInFlight, rateLimit, headers, timeoutMs }.",
+      "Send the fields to change: { name, url, eventTypes, signing, ordered, maxInFlight, rateLimit, headers, timeoutMs }.",
   });
 
 /** Body of `POST /destinations/{id}/rotate-secret` (optional). */
@@ -167,6 +174,7 @@ export const Destination = z
       .array(z.string())
       .meta({ description: "The names of its headers (their values are not shown)." }),
     timeoutMs: z.int().nullable(),
+    signing,
     signingSecrets: signingSecretCount,
     depth: z.int().meta({ description: "Forwards pending or in flight." }),
     oldestPendingAt: nullableDateTime.meta({ description: "Created time of the oldest unfinished forward." }),

@@ -44,9 +44,11 @@ export const eventTypesField = z
   .meta({
     description: 'The event types it receives (e.g. ["newPlant"]); null = every type, now and added later.',
   });
-const signing = z
-  .enum(SIGNING_SCHEMES, { error: `signing must be one of ${SIGNING_SCHEMES.join(", ")}.` })
-  .meta({
+/** A target's signing scheme (a subscription's, a destination's), each described by its own document. */
+export const signingScheme = z.enum(SIGNING_SCHEMES, {
+  error: `signing must be one of ${SIGNING_SCHEMES.join(", ")}.`,
+});
+const signing = signingScheme.meta({
     description:
       "symmetric: v1 (HMAC, the subscription's whsec_ secrets); asymmetric: v1a (ed25519, the sender's whsk_ key); both, while a receiver migrates.",
   });

@@ -49,6 +49,7 @@ export {
   packageTracer,
   SPAN_ATTRIBUTES,
 } from "./tracing.js";
+export { signingKeyProblem } from "./signing-keys.js";
 export { startWorker, type Worker } from "./worker/worker.js";
 export {
   ATTEMPT_LINE_KEYS,

@@ -6,6 +6,8 @@ export interface DestinationsContext {
   readonly store: Store;
   /** The webhooks the receiver serves: a destination's event types must be among them. */
   readonly catalog: Catalog;
+  /** Whether the receiver holds ed25519 private keys: without, a destination may not sign v1a. */
+  readonly canSignAsymmetric: boolean;
   readonly now?: () => number;
 }
 

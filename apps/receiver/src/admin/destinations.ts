@@ -1,4 +1,6 @@
 import type { ReceiverInput } from "@plant-store/admin-api";
+import { signingKeyProblem } from "@plant-store/app-kit";
+import type { SigningScheme } from "@plant-store/core";
 import { unknownEventMessage } from "@plant-store/spec";
 import { activeSecrets, type Destination, type DestinationStats } from "@plant-store/store";
 import { type DestinationsContext, iso } from "./context.js";
@@ -37,6 +39,7 @@ export function destinationHandlers(context: DestinationsContext): Pick<Receiver
     },
     getDestination: async ({ params }) => view(await loadDestination(context, params.id)),
     updateDestination: async ({ params, body }) => {
+      checkSigning(context, body.signing);
       const eventTypes = knownTypes(context, body.eventTypes);
       return view(
         await store.destinations.update(params.id, {
@@ -66,6 +69,7 @@ export function destinationHandlers(context: DestinationsContext): Pick<Receiver
 }
 
 async function createDestination(context: DestinationsContext, { body }: ReceiverInput<"createDestination">) {
+  checkSigning(context, body.signing);
   const eventTypes = knownTypes(context, body.eventTypes);
   const created = await context.store.destinations.create({
     ...body,
@@ -86,6 +90,12 @@ const notFound = (id: string) => new ApiError(404, `No destination ${id.slice(0,
 /** The newest active secret: the one a service switching over verifies with. */
 function newestSecret(d: Destination): string {
   return activeSecrets(d).at(-1) ?? d.secrets.at(-1)?.secret ?? "";
+}
+
+/** v1a needs the receiver's private key (`--forward-private-key`): refused in words without one. */
+function checkSigning({ canSignAsymmetric }: DestinationsContext, signing: SigningScheme | undefined): void {
+  const problem = signingKeyProblem(signing, canSignAsymmetric, "--forward-private-key");
+  if (problem !== null) throw new ApiError(400, problem);
 }
 
 /** Event types a destination names must be webhooks the receiver serves: a typo would silently forward nothing. */
@@ -125,6 +135,7 @@ function destinationJson(context: DestinationsContext, d: Destination, stats: De
     rateLimit: d.rateLimit,
     headerNames: Object.keys(d.headers),
     timeoutMs: d.timeoutMs,
+    signing: d.signing,
     signingSecrets: activeSecrets(d).length,
     depth: stats?.depth ?? 0,
     oldestPendingAt: iso(oldest),

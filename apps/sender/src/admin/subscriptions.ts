@@ -8,6 +8,7 @@ import {
 } from "@plant-store/core";
 import { operationalCatalog, unknownEventMessage } from "@plant-store/spec";
 import { activeSecrets, OPERATOR_APPLICATION_ID, type Subscription } from "@plant-store/store";
+import { signingKeyProblem } from "@plant-store/app-kit";
 import type { FastifyRequest } from "fastify";
 import { ApiError } from "../route-table.js";
 import { resolveTarget } from "../ssrf.js";
@@ -194,12 +195,8 @@ function signingScheme(
   { canSignAsymmetric }: AdminContext,
   signing: SigningScheme | undefined,
 ): SigningScheme | undefined {
-  if (signing !== undefined && signing !== "symmetric" && !canSignAsymmetric) {
-    throw new ApiError(
-      400,
-      `signing "${signing}" needs the sender's ed25519 private key: start it with --private-key whsk_… (create one with \`plant-store keypair create\`).`,
-    );
-  }
+  const problem = signingKeyProblem(signing, canSignAsymmetric, "--private-key");
+  if (problem !== null) throw new ApiError(400, problem);
   return signing;
 }
 

@@ -1,4 +1,4 @@
-import type { SigningSecret } from "./subscriptions.js";
+import type { SigningScheme, SigningSecret } from "./subscriptions.js";
 
 /**
  * The options every delivery target may have (a receiver's destination today; a sender's subscription can take the
@@ -34,8 +34,13 @@ export interface Destination extends EndpointOptions {
   url: string;
   /** The event types it takes; `null` = every type. */
   eventTypes: string[] | null;
-  /** `whsec_…`: the forwarded requests are signed (`v1`) with the active ones. */
+  /** `whsec_…`: the forwarded requests are signed (`v1`) with the active ones (unless `signing` is `asymmetric`). */
   secrets: SigningSecret[];
+  /**
+   * How forwards are signed: `symmetric` (v1, HMAC with `secrets`; default), `asymmetric` (v1a, ed25519 with the
+   * receiver's private key) or `both` (while the service moves from one to the other).
+   */
+  signing: SigningScheme;
   /** `false` after a 410 (or `disable`): its pending forwards were failed; `enable` to take events again. */
   enabled: boolean;
   disabledReason: string | null;
@@ -52,6 +57,8 @@ export interface CreateDestinationInput {
   eventTypes?: readonly string[] | null | undefined;
   /** Default: one generated `whsec_` secret. */
   secret?: string | undefined;
+  /** Default `symmetric`. */
+  signing?: SigningScheme | undefined;
   paused?: boolean | undefined;
   ordered?: boolean | undefined;
   maxInFlight?: number | null | undefined;
@@ -65,6 +72,7 @@ export interface UpdateDestinationInput {
   name?: string | undefined;
   url?: string | undefined;
   eventTypes?: readonly string[] | null | undefined;
+  signing?: SigningScheme | undefined;
   ordered?: boolean | undefined;
   maxInFlight?: number | null | undefined;
   rateLimit?: number | null | undefined;

@@ -14,6 +14,7 @@ import {
   decodeDestination,
   destinationNotFound,
   destinationRows,
+  ensurePatch,
   nameTaken,
   newDestinationColumns,
   newDestinationId,
@@ -131,6 +132,7 @@ const optionParams = (c: DestinationColumns): unknown[] => [
   c.rateLimit,
   c.headers,
   c.timeoutMs,
+  c.signing,
 ];
 
 async function create(
@@ -146,8 +148,8 @@ async function create(
   const [row] = await query<DestinationRow>(
     ctx,
     `INSERT INTO ${ctx.s}.subscriptions (id, url, token, secrets, created_at, updated_at, name, event_types, paused,
-       ordered, max_in_flight, rate_limit, headers, timeout_ms, application_id)
-     VALUES ($1, $2, '', $3, $4, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL) RETURNING *`,
+       ordered, max_in_flight, rate_limit, headers, timeout_ms, signing, application_id)
+     VALUES ($1, $2, '', $3, $4, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL) RETURNING *`,
     [id, columns.url, secrets, at, ...optionParams(columns)],
     client,
   ).catch(mapNameTaken(columns.name));
@@ -164,7 +166,7 @@ async function update(
   const [row] = await query<DestinationRow>(
     ctx,
     `UPDATE ${ctx.s}.subscriptions SET url = $2, updated_at = $3, name = $4, event_types = $5, paused = $6,
-       ordered = $7, max_in_flight = $8, rate_limit = $9, headers = $10, timeout_ms = $11
+       ordered = $7, max_in_flight = $8, rate_limit = $9, headers = $10, timeout_ms = $11, signing = $12
      WHERE id = $1 RETURNING *`,
     [id, columns.url, ctx.options.now(), ...optionParams(columns)],
     client,
@@ -186,8 +188,8 @@ async function ensure(
   );
   const existing = await find(ctx, "name = $1", String(input?.name), client);
   if (!existing) return create(ctx, client, input);
-  let updated =
-    existing.url === input.url ? existing : await update(ctx, client, existing.id, { url: input.url });
+  const patch = ensurePatch(existing, input);
+  let updated = patch === null ? existing : await update(ctx, client, existing.id, patch);
   if (input.secret !== undefined && !signsWith(updated, input.secret, ctx.options.now())) {
     updated = await rotate(ctx, client, existing.id, input.secret, 0);
   }

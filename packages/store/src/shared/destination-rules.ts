@@ -1,4 +1,4 @@
-import { createSecret } from "@plant-store/core";
+import { createSecret, type SigningScheme } from "@plant-store/core";
 import { isActiveSecret } from "../active-secrets.js";
 import type {
   CreateDestinationInput,
@@ -16,7 +16,7 @@ import {
   headersOf,
 } from "./endpoint-options.js";
 import type { SecretBox } from "./secret-box.js";
-import { type StoredSecret, sealSecrets, storedSecrets } from "./subscription-codec.js";
+import { checkSigning, type StoredSecret, sealSecrets, storedSecrets } from "./subscription-codec.js";
 import { isConsumerUrl, scopeSql, TARGET_ID_PREFIX } from "./target-scope.js";
 import { toDate } from "./time.js";
 import { checkEventTypes } from "./validate.js";
@@ -87,6 +87,7 @@ export interface DestinationColumns {
   name: string;
   url: string;
   eventTypes: string[] | null;
+  signing: SigningScheme;
   paused: boolean;
   ordered: boolean;
   maxInFlight: number | null;
@@ -150,6 +151,7 @@ export function newDestinationColumns(
     name: checkName(input.name),
     url: isConsumerRow(input) ? input.url : checkDestinationUrl(input.url),
     eventTypes: checkEventTypes(input.eventTypes),
+    signing: checkSigning(input.signing, "symmetric"),
     ...optionColumns(input, NO_OPTIONS),
   };
   const secrets = JSON.stringify(sealSecrets(box, id, [input.secret ?? createSecret()], at));
@@ -168,8 +170,27 @@ export function patchedDestinationColumns(
     name: patch.name === undefined ? current.name : checkName(patch.name),
     url: patch.url === undefined ? current.url : checkDestinationUrl(patch.url),
     eventTypes: patch.eventTypes === undefined ? current.eventTypes : checkEventTypes(patch.eventTypes),
+    signing: checkSigning(patch.signing, current.signing),
     ...optionColumns(patch, current),
   };
+}
+
+/**
+ * What `ensure` changes on an existing destination of the same name: its url, and its signing when one is given;
+ * `null` when both are as given.
+ *
+ * @example
+ * ```ts
+ * ensurePatch(existing, { name, url, signing: "both" }); // { url, signing: "both" } or null
+ * ```
+ */
+export function ensurePatch(
+  existing: Destination,
+  input: CreateDestinationInput,
+): UpdateDestinationInput | null {
+  const signing = input.signing === undefined ? existing.signing : input.signing;
+  if (existing.url === input.url && existing.signing === signing) return null;
+  return { url: input.url, signing };
 }
 
 /**
@@ -249,6 +270,7 @@ export interface DestinationRow {
   rate_limit: number | null;
   headers: string | Record<string, string> | null;
   timeout_ms: number | null;
+  signing: SigningScheme;
 }
 
 const bool = (value: number | boolean) => value === true || value === 1;
@@ -265,6 +287,7 @@ export function decodeDestination(box: SecretBox, row: DestinationRow): Destinat
       expiresAt: toDate(s.expiresAt),
       createdAt: new Date(s.createdAt),
     })),
+    signing: row.signing,
     enabled: bool(row.enabled),
     disabledReason: row.disabled_reason,
     disabledAt: toDate(row.disabled_at),

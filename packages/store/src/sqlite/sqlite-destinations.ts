@@ -13,6 +13,7 @@ import {
   decodeDestination,
   destinationNotFound,
   destinationRows,
+  ensurePatch,
   nameTaken,
   newDestinationColumns,
   newDestinationId,
@@ -119,8 +120,8 @@ function create(ctx: SqliteContext, input: CreateDestinationInput): Destination 
   ctx
     .sql(
       `INSERT INTO subscriptions (id, url, token, secrets, created_at, updated_at, name, event_types, paused, ordered,
-         max_in_flight, rate_limit, headers, timeout_ms, application_id)
-       VALUES (?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+         max_in_flight, rate_limit, headers, timeout_ms, signing, application_id)
+       VALUES (?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
     )
     .run(id, columns.url, secrets, at, at, ...optionValues(columns));
   return current(ctx, id);
@@ -137,6 +138,7 @@ function optionValues(columns: DestinationColumns): unknown[] {
     columns.rateLimit,
     columns.headers,
     columns.timeoutMs,
+    columns.signing,
   ];
 }
 
@@ -146,17 +148,18 @@ function update(ctx: SqliteContext, id: string, patch: UpdateDestinationInput): 
   ctx
     .sql(
       `UPDATE subscriptions SET url = ?, updated_at = ?, name = ?, event_types = ?, paused = ?, ordered = ?,
-         max_in_flight = ?, rate_limit = ?, headers = ?, timeout_ms = ? WHERE id = ?`,
+         max_in_flight = ?, rate_limit = ?, headers = ?, timeout_ms = ?, signing = ? WHERE id = ?`,
     )
     .run(columns.url, ctx.options.now(), ...optionValues(columns), id);
   return current(ctx, id);
 }
 
-/** `--forward-to`: the destination by name, created, or its url (and secret when given) brought up to date. */
+/** `--forward-to`: the destination by name, created, or its url (and signing and secret when given) brought up to date. */
 function ensure(ctx: SqliteContext, input: CreateDestinationInput): Destination {
   const existing = find(ctx, "name = ?", String(input?.name));
   if (!existing) return create(ctx, input);
-  let updated = existing.url === input.url ? existing : update(ctx, existing.id, { url: input.url });
+  const patch = ensurePatch(existing, input);
+  let updated = patch === null ? existing : update(ctx, existing.id, patch);
   if (input.secret !== undefined && !signsWith(updated, input.secret, ctx.options.now())) {
     updated = rotate(ctx, existing.id, input.secret, 0);
   }

@@ -36,6 +36,7 @@ export function destinationConformance(backend: () => TestBackend): void {
         rateLimit: null,
         headers: {},
         timeoutMs: null,
+        signing: "symmetric",
         enabled: true,
       });
       expect(dst.id).toMatch(/^dst_/);
@@ -50,13 +51,19 @@ export function destinationConformance(backend: () => TestBackend): void {
         headers: { "X-Team": "plants" },
         timeoutMs: 2000,
         eventTypes: ["newPlant"],
+        signing: "both",
       });
       expect(updated).toMatchObject({
         ordered: true,
         rateLimit: 5,
         headers: { "x-team": "plants" },
         timeoutMs: 2000,
+        signing: "both",
       });
+      await expect(store.destinations.update(dst.id, { signing: "v1a" as never })).rejects.toMatchObject({
+        code: "invalid_signing",
+      });
+      expect((await store.destinations.get(dst.id))?.signing).toBe("both");
       expect((await store.destinations.pause(dst.id)).paused).toBe(true);
       expect((await store.destinations.resume(dst.id)).paused).toBe(false);
       expect((await store.destinations.getByName("orders"))?.id).toBe(dst.id);
@@ -334,6 +341,20 @@ export function destinationConformance(backend: () => TestBackend): void {
         return store.outbox.claim(1, RECEIVER);
       })();
       expect(claimedAfter?.subscription.secrets).toEqual([SECRET]);
+      expect(claimedAfter?.subscription.signing).toBe("symmetric");
+      // Signing given: brought up to date; v1a only, so the claim hands out no HMAC secret.
+      const d = await store.destinations.ensure({
+        name: "svc",
+        url: "http://svc.internal/b",
+        signing: "asymmetric",
+      });
+      expect(d).toMatchObject({ id: a.id, signing: "asymmetric" });
+      expect((await store.destinations.ensure({ name: "svc", url: "http://svc.internal/b" })).signing).toBe(
+        "asymmetric",
+      );
+      await receive(store);
+      const [v1aOnly] = await store.outbox.claim(1, { ...RECEIVER, workerId: "w-v1a" });
+      expect(v1aOnly?.subscription).toMatchObject({ signing: "asymmetric", secrets: [] });
       await store.close();
     });
   });

@@ -90,7 +90,9 @@ function settingsOf(rx: ReceiverSession, options: Options) {
   const maxInFlight = numberOrNone(rx, "max-in-flight", "maxInFlight");
   const rateLimit = numberOrNone(rx, "rate-limit", "rateLimit");
   const timeoutMs = numberOrNone(rx, "attempt-timeout", "attemptTimeout");
+  const signing = rx.text("signing");
   return {
+    ...(signing !== undefined && { signing: signing as never }),
     ...(types !== undefined && { eventTypes: types }),
     ...(headers !== undefined && { headers: headerObject(headers) }),
     ...(options.ordered === true && { ordered: true }),

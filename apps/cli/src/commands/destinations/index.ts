@@ -29,6 +29,7 @@ function settingOptions(command: Command): Command {
   return command
     .addOption(repeatable("--event-type <type>", "an event type it takes (default: every type)"))
     .addOption(repeatable("--header <name:value>", "a header added to every forward"))
+    .option("--signing <scheme>", "symmetric (v1, default), asymmetric (v1a) or both")
     .option("--ordered", "first in, first out: the head retries, later events wait")
     .option("--concurrent", "not ordered (the default)")
     .option("--max-in-flight <n>", "most forwards in flight at once ('none': the default)")
