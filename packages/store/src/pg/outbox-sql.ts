@@ -1,3 +1,4 @@
+import type { MessageRow } from "../shared/rows.js";
 import { scopeSql, TARGET_ID_PREFIX } from "../shared/target-scope.js";
 
 /**
@@ -261,3 +262,14 @@ export const limitedClaimRowsSql = (s: string) => `SELECT id, url, enabled, paus
 export const limitedDueSql = (s: string) => `SELECT id, subscription_id FROM ${s}.deliveries
 WHERE state IN ('pending', 'leased') AND due_at <= $1 AND subscription_id = ANY($2::text[])
 ORDER BY due_at, id LIMIT $3 FOR UPDATE SKIP LOCKED`;
+
+/** A stored message with its fan-out count: what a replayed key answers with. */
+export type StoredMessage = MessageRow & { deliveries: number };
+
+/**
+ * The stored messages under some idempotency keys, each with its fan-out count (through deliveries_message_idx).
+ * `condition` completes `m.idempotency_key …` (`= $1`, `= ANY($1::text[])`).
+ */
+export const storedByKeySql = (s: string, condition: string) =>
+  `SELECT m.*, (SELECT count(*)::int FROM ${s}.deliveries d WHERE d.message_id = m.id) AS deliveries
+   FROM ${s}.messages m WHERE m.idempotency_key ${condition}`;

@@ -1,8 +1,8 @@
 import { scopedIdempotencyKey } from "../shared/application-rules.js";
 import { GroupCommitter } from "../shared/group-commit.js";
 import type { PreparedEvent } from "../shared/prepare-event.js";
-import type { MessageRow } from "../shared/rows.js";
 import { type PgContext, query } from "./context.js";
+import { type StoredMessage, storedByKeySql } from "./outbox-sql.js";
 import { publishManySql } from "./pg-publish-many.js";
 
 /**
@@ -15,9 +15,6 @@ export interface GroupedPublish {
   traceContext: string | null;
   application: string | null;
 }
-
-/** A stored message with its fan-out count: what a replayed key answers with. */
-export type StoredMessage = MessageRow & { deliveries: number };
 
 /** What a group wrote for one publish: its new message, or (its key was stored before) the stored one, if found. */
 export type GroupedResult =
@@ -32,14 +29,6 @@ export type GroupedResult =
   | { id?: undefined; existing: StoredMessage | undefined; missing?: undefined; unread?: undefined }
   | { id?: undefined; existing?: undefined; missing: true; unread?: undefined }
   | { id?: undefined; existing?: undefined; missing?: undefined; unread: { error: unknown } };
-
-/**
- * The stored messages under some idempotency keys, each with its fan-out count (through deliveries_message_idx).
- * `condition` completes `m.idempotency_key …` (`= $1`, `= ANY($1::text[])`).
- */
-export const storedByKeySql = (s: string, condition: string) =>
-  `SELECT m.*, (SELECT count(*)::int FROM ${s}.deliveries d WHERE d.message_id = m.id) AS deliveries
-   FROM ${s}.messages m WHERE m.idempotency_key ${condition}`;
 
 /**
  * Group commit of single publishes on PostgreSQL: the publishes of one event-loop turn, and those arriving while

@@ -4,6 +4,7 @@ import { type BatchItem, batchResults, prepareBatch, type WrittenItem } from "..
 import { sameEvent } from "../shared/prepare-event.js";
 import { scopeSql } from "../shared/target-scope.js";
 import { type PgContext, query, transaction } from "./context.js";
+import { type StoredMessage, storedByKeySql } from "./outbox-sql.js";
 
 /**
  * A batch in ONE statement: the messages from parallel arrays (their order kept by `ord`), a stored key skipped,
@@ -104,18 +105,9 @@ async function stored(
 ): Promise<Written[]> {
   const skipped = items.filter((_, i) => written[i] === undefined);
   if (skipped.length === 0) return written as Written[];
-  const rows = await query<{
-    id: string;
-    idempotency_key: string;
-    event_type: string;
-    body: Buffer;
-    created_at: string;
-    deliveries: number;
-  }>(
+  const rows = await query<StoredMessage>(
     ctx,
-    `SELECT m.id, m.idempotency_key, m.event_type, m.body, m.created_at,
-            (SELECT count(*)::int FROM ${ctx.s}.deliveries d WHERE d.message_id = m.id) AS deliveries
-     FROM ${ctx.s}.messages m WHERE m.idempotency_key = ANY($1::text[])`,
+    storedByKeySql(ctx.s, "= ANY($1::text[])"),
     [skipped.map((item) => item.key)],
     client,
   );

@@ -4,8 +4,8 @@ import { applicationNotFound, scopedIdempotencyKey } from "../shared/application
 import { checkReplay, type PreparedEvent, prepareEvent } from "../shared/prepare-event.js";
 import { checkIdempotencyKey, checkTraceContext } from "../shared/validate.js";
 import { type PgContext, query } from "./context.js";
-import { publishSql } from "./outbox-sql.js";
-import { pgGroupPublisher, type StoredMessage, storedByKeySql } from "./pg-publish-group.js";
+import { publishSql, type StoredMessage, storedByKeySql } from "./outbox-sql.js";
+import { pgGroupPublisher } from "./pg-publish-group.js";
 
 /**
  * The PostgreSQL outbox's `publish`: ONE statement inserts the message and fans it out (`publishSql`); a replayed
