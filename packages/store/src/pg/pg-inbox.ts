@@ -14,6 +14,7 @@ import { headersJson } from "../shared/headers.js";
 import { inboxListQuery, inboxPage, processedCondition } from "../shared/inbox-list.js";
 import { pendingInboxRow, processedAt } from "../shared/inbox-record.js";
 import { type InboxRow, type PendingInboxRow, storedInboxEvent, toInboxEvent } from "../shared/rows.js";
+import { scopeSql } from "../shared/target-scope.js";
 import { type PgContext, query } from "./context.js";
 
 /** The inbox plus `drain()`, which `close()` awaits. */
@@ -72,7 +73,7 @@ WITH ins AS (
 SELECT seq, webhook_id, pg_notify($5, seq::text) FROM ins`;
 
 /** The destinations' id range (`dst_…`, shared/target-scope.ts). */
-const DESTINATIONS = "sub.id >= 'dst_' AND sub.id < 'dst`'";
+const DESTINATIONS = scopeSql("sub.id", "receiver");
 
 /**
  * `insertSql` with the batch's forwards in the same statement (one transaction): for each new event that some

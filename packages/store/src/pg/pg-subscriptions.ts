@@ -21,13 +21,14 @@ import {
   patchedColumns,
   subscriptionNotFound,
 } from "../shared/subscription-rules.js";
+import { scopeSql } from "../shared/target-scope.js";
 import { checkGraceMs } from "../shared/validate.js";
 import { type PgContext, query, transaction } from "./context.js";
 import { failPendingOfSql } from "./outbox-sql.js";
 import { reportDisabled } from "./pg-operational.js";
 
 /** The sender's subscriptions among the targets (`sub_…`, shared/target-scope.ts): destinations are not its. */
-const SENDER = "id >= 'sub_' AND id < 'sub`'";
+const SENDER = scopeSql("id", "sender");
 
 /**
  * PostgreSQL subscriptions. Read-modify-write updates lock the row (`FOR UPDATE`) so concurrent

@@ -31,7 +31,7 @@ ORDER BY d.due_at, d.id LIMIT ?`;
  * The destinations' claim, step one: every destination's claim columns (a handful of rows, read whole).
  */
 export const DESTINATION_CLAIM_ROWS = `SELECT id, url, enabled, paused, ordered, max_in_flight, rate_limit, next_send_at
-FROM subscriptions WHERE id >= 'dst_' AND id < 'dst\`'`;
+FROM subscriptions WHERE ${scopeSql("id", "receiver")}`;
 
 /**
  * The destinations' claim, step two: due rows of destinations in due order (the scope's prefix tested, never
@@ -198,7 +198,7 @@ export const LEASE_MANY = `UPDATE deliveries SET state = 'leased', due_at = ?, l
 WHERE id IN (SELECT value FROM json_each(?))`;
 
 /** The destinations' id range (`dst_…`, shared/target-scope.ts), written into the forward statements. */
-const DESTINATIONS = "s.id >= 'dst_' AND s.id < 'dst`'";
+const DESTINATIONS = scopeSql("s.id", "receiver");
 /** Whether any destination exists, and whether any is not paused (the forward gate: it forwards, it wakes). */
 export const ANY_DESTINATION = `SELECT EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS}),
   EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS} AND s.paused = 0)`;

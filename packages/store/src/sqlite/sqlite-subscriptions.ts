@@ -20,12 +20,13 @@ import {
   type SubscriptionColumns,
   subscriptionNotFound,
 } from "../shared/subscription-rules.js";
+import { scopeSql } from "../shared/target-scope.js";
 import { checkGraceMs } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 import { disableSubscription } from "./disable-subscription.js";
 
 /** The sender's subscriptions among the targets (`sub_…`, shared/target-scope.ts): destinations are not its. */
-const SENDER = "id >= 'sub_' AND id < 'sub`'";
+const SENDER = scopeSql("id", "sender");
 
 /**
  * SQLite subscriptions; credentials sealed by the store's secret box.
