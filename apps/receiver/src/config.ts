@@ -185,36 +185,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
           "--allow-networks / PLANT_STORE_ALLOW_NETWORKS",
           () => refuseMetadataNetworks(parseAllowList(config.allowNetworks)),
         ],
-        ...config.forwardTo.map(
-          (url, i) =>
-            [`--forward-to / PLANT_STORE_FORWARD_TO entry ${i + 1}`, () => checkForwardUrl(url)] as const,
-        ),
-        ...(config.forwardSecret === null
-          ? []
-          : [
-              [
-                "--forward-secret / PLANT_STORE_FORWARD_SECRET",
-                () => parseSecret(config.forwardSecret as string),
-              ] as const,
-            ]),
-        ...config.forwardPrivateKeys.map(
-          (key, i) =>
-            [
-              `--forward-private-key / PLANT_STORE_FORWARD_SIGNING_KEY entry ${i + 1}`,
-              () => parsePrivateKey(key),
-            ] as const,
-        ),
-        [
-          "--forward-signing / PLANT_STORE_FORWARD_SIGNING",
-          () => {
-            const problem = signingKeyProblem(
-              config.forwardSigning ?? undefined,
-              config.forwardPrivateKeys.length > 0,
-              "--forward-private-key",
-            );
-            if (problem !== null) throw new Error(problem);
-          },
-        ],
+        ...forwardChecks(config),
         ...config.secrets.map(
           (secret, i) =>
             [`--secret / PLANT_STORE_WEBHOOK_SECRET entry ${i + 1}`, () => parseSecret(secret)] as const,
@@ -228,4 +199,40 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): ReceiverConf
         ),
       ] as [string, () => unknown][],
   });
+}
+
+/** The checks of the forwarding settings: each destination URL, the secret, the private keys and the signing. */
+function forwardChecks(config: z.infer<typeof schema>): (readonly [string, () => unknown])[] {
+  return [
+    ...config.forwardTo.map(
+      (url, i) =>
+        [`--forward-to / PLANT_STORE_FORWARD_TO entry ${i + 1}`, () => checkForwardUrl(url)] as const,
+    ),
+    ...(config.forwardSecret === null
+      ? []
+      : [
+          [
+            "--forward-secret / PLANT_STORE_FORWARD_SECRET",
+            () => parseSecret(config.forwardSecret as string),
+          ] as const,
+        ]),
+    ...config.forwardPrivateKeys.map(
+      (key, i) =>
+        [
+          `--forward-private-key / PLANT_STORE_FORWARD_SIGNING_KEY entry ${i + 1}`,
+          () => parsePrivateKey(key),
+        ] as const,
+    ),
+    [
+      "--forward-signing / PLANT_STORE_FORWARD_SIGNING",
+      () => {
+        const problem = signingKeyProblem(
+          config.forwardSigning ?? undefined,
+          config.forwardPrivateKeys.length > 0,
+          "--forward-private-key",
+        );
+        if (problem !== null) throw new Error(problem);
+      },
+    ],
+  ];
 }

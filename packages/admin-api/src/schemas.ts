@@ -49,9 +49,9 @@ export const signingScheme = z.enum(SIGNING_SCHEMES, {
   error: `signing must be one of ${SIGNING_SCHEMES.join(", ")}.`,
 });
 const signing = signingScheme.meta({
-    description:
-      "symmetric: v1 (HMAC, the subscription's whsec_ secrets); asymmetric: v1a (ed25519, the sender's whsk_ key); both, while a receiver migrates.",
-  });
+  description:
+    "symmetric: v1 (HMAC, the subscription's whsec_ secrets); asymmetric: v1a (ed25519, the sender's whsk_ key); both, while a receiver migrates.",
+});
 
 /** A time in an answer: an RFC 3339 date-time string. */
 export const dateTime = z.string().meta({ format: "date-time" });

@@ -26,6 +26,7 @@ export {
 } from "./retention.js";
 export { type RunServerOptions, runServer, type Server } from "./run-server.js";
 export { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./server-timeouts.js";
+export { signingKeyProblem } from "./signing-keys.js";
 export {
   type AddressVerdict,
   type AllowList,
@@ -49,7 +50,6 @@ export {
   packageTracer,
   SPAN_ATTRIBUTES,
 } from "./tracing.js";
-export { signingKeyProblem } from "./signing-keys.js";
 export { startWorker, type Worker } from "./worker/worker.js";
 export {
   ATTEMPT_LINE_KEYS,

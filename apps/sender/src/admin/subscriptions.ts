@@ -1,4 +1,5 @@
 import type { AdminInput } from "@plant-store/admin-api";
+import { signingKeyProblem } from "@plant-store/app-kit";
 import {
   createSecret,
   createToken,
@@ -8,7 +9,6 @@ import {
 } from "@plant-store/core";
 import { operationalCatalog, unknownEventMessage } from "@plant-store/spec";
 import { activeSecrets, OPERATOR_APPLICATION_ID, type Subscription } from "@plant-store/store";
-import { signingKeyProblem } from "@plant-store/app-kit";
 import type { FastifyRequest } from "fastify";
 import { ApiError } from "../route-table.js";
 import { resolveTarget } from "../ssrf.js";
