@@ -24,7 +24,7 @@ const pgUrl =
     (testPg && Object.assign(new URL(testPg), { pathname: "/plant_store_bench_apps" }).href));
 if (process.env.BENCH_BACKEND === "postgres" && !pgUrl) throw new Error("set PLANT_STORE_TEST_PG_URL");
 if (pgUrl) await recreateDatabase(pgUrl);
-const watcher = pgUrl && new pg.Client({ connectionString: pgUrl });
+const watcher = pgUrl ? new pg.Client({ connectionString: pgUrl }) : null;
 await watcher?.connect();
 
 async function open(dir, name) {

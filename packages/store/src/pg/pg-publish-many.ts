@@ -24,19 +24,30 @@ WITH input AS (
   RETURNING id, event_type${toApplications ? ", application_id" : ""}
 ), fan_out AS (
   INSERT INTO ${s}.deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
-  SELECT msg.id, sub.id, 'pending', $6, $6, $6 FROM msg JOIN ${s}.subscriptions sub
-    ON ${scopeSql("sub.id", "sender")} AND sub.enabled
-    AND (sub.event_types IS NULL OR msg.event_type = ANY(sub.event_types))${
-      toApplications
-        ? "\n    AND (msg.application_id IS NULL OR sub.application_id = msg.application_id)"
-        : ""
-    }
-  ORDER BY msg.id, sub.id
+  SELECT message_id, subscription_id, 'pending', $6, $6, $6 FROM (${fanOutSql(s, toApplications)}) AS pairs
+  ORDER BY message_id, subscription_id
   RETURNING message_id
 ), counted AS (SELECT message_id, count(*)::int AS n FROM fan_out GROUP BY message_id),
 notified AS (SELECT pg_notify($7, '') FROM (SELECT 1 FROM fan_out LIMIT 1) AS any_delivery)
 SELECT msg.id, coalesce(counted.n, 0) AS deliveries, (SELECT count(*) FROM notified) AS notified
 FROM msg LEFT JOIN counted ON counted.message_id = msg.id`;
+
+/**
+ * The (message, subscription) pairs of the fan-out: every enabled sender subscription that takes the message's type;
+ * with `toApplications`, a message naming an application reaches only that application's subscriptions. The two cases
+ * are two branches (no `OR` in one join condition, which no index serves: a group of 64 publishes to 100 applications
+ * compared 6,400 pairs), the second through `subscriptions_application_idx`.
+ */
+function fanOutSql(s: string, toApplications: boolean): string {
+  const takes = `${scopeSql("sub.id", "sender")} AND sub.enabled
+      AND (sub.event_types IS NULL OR msg.event_type = ANY(sub.event_types))`;
+  const toAll = `SELECT msg.id AS message_id, sub.id AS subscription_id FROM msg JOIN ${s}.subscriptions sub ON ${takes}`;
+  if (!toApplications) return toAll;
+  return `${toAll} WHERE msg.application_id IS NULL
+    UNION ALL
+    SELECT msg.id, sub.id FROM msg JOIN ${s}.subscriptions sub
+      ON sub.application_id = msg.application_id AND ${takes}`;
+}
 
 type Written = WrittenItem;
 
