@@ -424,7 +424,7 @@ export const operationalDocument = {
       "name": "MIT",
       "identifier": "MIT"
     },
-    "description": "The sender's own events, sent to the operator: a subscription disabled, a delivery that ran out of retries, an application deleted. They travel as New Plant does (Standard Webhooks headers, the subscription's bearer token and signature, `webhook-event-type` naming the event), to the subscriptions of the reserved `operator` application. Each is published after the change it reports is committed."
+    "description": "The sender's own events, sent to the operator: a subscription disabled, a delivery that ran out of retries, an application deleted. They travel as New Plant does (Standard Webhooks headers, the subscription's bearer token and signature, `webhook-event-type` naming the event), to the subscriptions of the reserved `operator` application. Each is stored in the same transaction as the change it reports: both are committed, or neither."
   },
   "webhooks": {
     "/operational/subscription-disabled": {
