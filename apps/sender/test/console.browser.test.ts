@@ -215,6 +215,61 @@ describe.skipIf(!available)("the console in Chromium", { timeout: 120_000 }, () 
       .waitFor({ timeout: WAIT });
   });
 
+  it("sets a subscription's endpoint options in its form, as the admin API then reads them; a reserved header is refused by name", async () => {
+    const admin = { authorization: `Bearer ${SENDER_ADMIN}` };
+    const list = (await (await fetch(`${sender.url}/subscriptions`, { headers: admin })).json()) as {
+      data: { id: string }[];
+    };
+    const id = list.data[0]?.id as string;
+    const form = senderPage.locator("form").filter({ hasText: "Details and endpoint options" });
+    await form.locator("#edit-headers").fill("webhook-signature: v1,forged");
+    await form.getByRole("button", { name: "Save" }).click();
+    const refused = senderPage.getByRole("alert").filter({ hasText: "webhook-signature" });
+    await refused.waitFor({ timeout: WAIT });
+    await shoot(senderPage, "sender-endpoint-options-refused");
+    const subscription = async () =>
+      (await (await fetch(`${sender.url}/subscriptions/${id}`, { headers: admin })).json()) as Record<
+        string,
+        unknown
+      >;
+    expect((await subscription()).headerNames).toEqual([]);
+
+    await form.locator("#edit-uid").fill("orders-eu");
+    await form.locator("#edit-description").fill("Orders team, EU region");
+    await form.locator("#edit-metadata").fill("team=orders\nregion=eu");
+    await form.locator("#edit-rateLimit").fill("5");
+    await form.locator("#edit-headers").fill("x-tenant: acme\nX-Route: blue");
+    await form.getByRole("button", { name: "Save" }).click();
+    await senderPage.getByText("The subscription is changed.").waitFor({ timeout: WAIT });
+    const facts = senderPage.locator(".facts");
+    await facts.filter({ hasText: "5 per second" }).waitFor({ timeout: WAIT });
+    expect(await facts.textContent()).toMatch(
+      /orders-eu[\s\S]*Orders team, EU region[\s\S]*team=orders, region=eu/,
+    );
+    expect(await facts.textContent()).toMatch(/x-tenant, x-route/);
+    expect(await subscription()).toMatchObject({
+      uid: "orders-eu",
+      description: "Orders team, EU region",
+      metadata: { team: "orders", region: "eu" },
+      rateLimit: 5,
+      headerNames: ["x-tenant", "x-route"],
+    });
+    await shoot(senderPage, "sender-endpoint-options");
+    await accessible(senderPage);
+
+    // The boxes take the limit and the headers off again, so the steps after this one deliver at full speed.
+    await form.getByLabel("Remove the rate limit").check();
+    await form.getByLabel("Remove every header").check();
+    await form.getByRole("button", { name: "Save" }).click();
+    await facts.filter({ hasText: /Rate limit\s*none/ }).waitFor({ timeout: WAIT });
+    expect(await (await fetch(`${sender.url}/subscriptions/${id}`, { headers: admin })).json()).toMatchObject(
+      {
+        rateLimit: null,
+        headerNames: [],
+      },
+    );
+  });
+
   it("publishes, and the delivery turns delivered without a reload; the receiver shows it live, id exact", async () => {
     await senderPage.evaluate(() => {
       (globalThis as any).sameDocument = true;
