@@ -11,13 +11,16 @@
 // sender process(es) + the PostgreSQL backends serving the bench database + the sink, user + system, from
 // /proc/<pid>/stat (backends found in pg_stat_activity by datname) and the producer's own process.cpuUsage.
 // Prints a Markdown table: medians over rounds; ratios are medians of each round's own ratio to pg-boss bulk.
+// BENCH_SUBSCRIBERS=10: each event fans out to 10 subscriptions (all to the sink); BENCH_EVENTS and BENCH_WARMUP still
+// count deliveries (events = deliveries / subscribers). The pg-boss peer has no fan-out: it runs with one only.
+// BENCH_BASELINE_BUILD=<checkout>: also runs that checkout's built sender (`apps/sender/dist/bin.js`, one
+// `POST /events` per event), e.g. the build from when issue 47 was filed, in the same rounds.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import { createSecret } from "@plant-store/core";
-import { openStore } from "@plant-store/store";
 import pg from "pg";
 import { BENCH_TOKEN, recreateDatabase } from "./fill.mjs";
 
@@ -25,6 +28,10 @@ const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const N = Number(process.env.BENCH_EVENTS ?? 5000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1);
+const BASELINE = process.env.BENCH_BASELINE_BUILD;
+if (!Number.isInteger(N / SUBSCRIBERS) || !Number.isInteger(WARMUP / SUBSCRIBERS))
+  throw new Error("BENCH_EVENTS and BENCH_WARMUP count deliveries: make them multiples of BENCH_SUBSCRIBERS");
 const server = process.env.PLANT_STORE_BENCH_PG_URL ?? process.env.PLANT_STORE_TEST_PG_URL;
 if (!server) {
   console.log(
@@ -104,20 +111,22 @@ const backendDelta = (before, after) => {
   return sum;
 };
 
-async function createSubscriber(url, sinkUrl, secret) {
-  const store = await openStore({ url, logger: { warn() {} } });
-  try {
-    await store.subscriptions.create({ url: sinkUrl, token: BENCH_TOKEN, secrets: [secret] });
-  } finally {
-    await store.close();
+/** `SUBSCRIBERS` subscriptions to the sink, created through the sender's admin API (any build's). */
+async function createSubscribers(base, sinkUrl) {
+  for (let i = 0; i < SUBSCRIBERS; i++) {
+    const res = await fetch(`${base}/subscriptions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${BENCH_TOKEN}` },
+      body: JSON.stringify({ url: `${sinkUrl}?s=${i}`, token: BENCH_TOKEN, secret: createSecret() }),
+    });
+    if (res.status !== 201) throw new Error(`POST /subscriptions: ${res.status} ${await res.text()}`);
   }
 }
 
 /** A contender's processes: `publish(first, count)` stores events (answers the producer's CPU, µs, or null). */
-async function startOurs(url, sinkUrl, mode) {
-  await createSubscriber(url, sinkUrl, createSecret());
+async function startOurs(url, sinkUrl, mode, bin = here("../dist/bin.js")) {
   const port = await freePort();
-  const args = [here("../dist/bin.js"), "--db", url, "--admin-token", BENCH_TOKEN, "--port", String(port)];
+  const args = [bin, "--db", url, "--admin-token", BENCH_TOKEN, "--port", String(port)];
   args.push("--allow-networks", "127.0.0.0/8", "--concurrency", "64", "--per-subscription", "64");
   const sender = start(args, { stdio: ["ignore", "ignore", "inherit"] });
   const base = `http://127.0.0.1:${port}`;
@@ -130,6 +139,7 @@ async function startOurs(url, sinkUrl, mode) {
     if (sender.child.exitCode !== null) throw new Error("the sender exited");
     await new Promise((r) => setTimeout(r, 50));
   }
+  await createSubscribers(base, sinkUrl);
   return {
     pids: [sender.child.pid],
     async publish(first, count) {
@@ -149,6 +159,7 @@ async function startOurs(url, sinkUrl, mode) {
 }
 
 async function startPgBoss(url, sinkUrl, mode) {
+  if (SUBSCRIBERS !== 1) return { unavailable: "one subscriber only (the peer has no fan-out)" };
   const peer = start([here("./pgboss-peer.mjs"), url, sinkUrl, createSecret(), BENCH_TOKEN]);
   if ((await peer.line()) !== "ready") throw new Error("pg-boss peer did not start");
   return {
@@ -174,6 +185,15 @@ const CONTENDERS = [
   { name: "pg-boss, one `send` per event", key: "boss-send", run: (u, s) => startPgBoss(u, s, "send") },
   { name: "ours, one `POST /events` per event", key: "ours-post", run: (u, s) => startOurs(u, s, "single") },
   { name: "ours, `outbox.publishMany` (batch)", key: "ours-batch", run: (u, s) => startOurs(u, s, "batch") },
+  ...(BASELINE
+    ? [
+        {
+          name: `ours at ${BASELINE}, one \`POST /events\` per event`,
+          key: "base-post",
+          run: (u, s) => startOurs(u, s, "single", `${BASELINE}/apps/sender/dist/bin.js`),
+        },
+      ]
+    : []),
 ];
 
 async function measure(contender, sink, admin) {
@@ -181,9 +201,10 @@ async function measure(contender, sink, admin) {
   const url = dbUrl(name);
   await recreateDatabase(url);
   const run = await contender.run(url, sink.url);
+  if (run.unavailable) return run;
   try {
     await get(`${sink.base}/_reset`);
-    const warm = await run.publish(0, WARMUP);
+    const warm = await run.publish(0, WARMUP / SUBSCRIBERS);
     if (warm?.unavailable) return { unavailable: warm.unavailable };
     await get(`${sink.base}/_wait?n=${WARMUP}`);
     await get(`${sink.base}/_reset`);
@@ -191,13 +212,14 @@ async function measure(contender, sink, admin) {
     const nodeBefore = run.pids.map(ticks);
     const sinkBefore = ticks(sink.child.pid);
     const t0 = performance.now();
-    const producerUs = await run.publish(WARMUP, N);
+    const producerUs = await run.publish(WARMUP / SUBSCRIBERS, N / SUBSCRIBERS);
     const done = await get(`${sink.base}/_wait?n=${N}`);
     const seconds = (performance.now() - t0) / 1000;
     const pgTicks = backendDelta(pgBefore, await backendTicks(admin, name));
     const nodeTicks = run.pids.reduce((sum, pid, i) => sum + ticks(pid) - nodeBefore[i], 0);
     const sinkTicks = ticks(sink.child.pid) - sinkBefore;
-    if (done.distinct < N) throw new Error(`${contender.key}: ${done.distinct} of ${N} delivered`);
+    if (done.distinct < N / SUBSCRIBERS)
+      throw new Error(`${contender.key}: ${done.distinct} of ${N / SUBSCRIBERS} events delivered`);
     const per = (t) => (t * TICK_US) / N;
     const node = per(nodeTicks) + producerUs / N;
     return {
@@ -252,22 +274,27 @@ try {
   await stop(sinkProcess);
 }
 
-const base = results.get("boss-bulk");
+// Ratios are to the bulk pg-boss peer; with several subscribers (no peer), to the baseline build when there is one.
+const baseKey = results.get("boss-bulk").length > 0 ? "boss-bulk" : "base-post";
+const base = results.get(baseKey) ?? [];
+const baseLabel = baseKey === "boss-bulk" ? "pg-boss bulk" : "the baseline build";
 const rows = CONTENDERS.map((c) => {
   const runs = results.get(c.key);
   if (unavailable.has(c.key) || runs.length === 0)
     return `| ${c.name} | not available: ${unavailable.get(c.key) ?? "no run"} | | | | | | |`;
   const m = (f) => median(runs.map(f));
-  const cpuRatio = median(runs.map((r, i) => r.all / base[i].all));
-  const rateRatio = median(runs.map((r, i) => r.rate / base[i].rate));
-  return `| ${c.name} | ${fmt(m((r) => r.all))} | ${fmt(m((r) => r.node))} | ${fmt(m((r) => r.pg))} | ${fmt(m((r) => r.sink))} | ${fmt(m((r) => r.rate))} | ${cpuRatio.toFixed(2)}× | ${rateRatio.toFixed(2)}× |`;
+  const ratio = (f) =>
+    base.length === runs.length ? `${median(runs.map((r, i) => f(r) / f(base[i]))).toFixed(2)}×` : "—";
+  const cpuRatio = ratio((r) => r.all);
+  const rateRatio = ratio((r) => r.rate);
+  return `| ${c.name} | ${fmt(m((r) => r.all))} | ${fmt(m((r) => r.node))} | ${fmt(m((r) => r.pg))} | ${fmt(m((r) => r.sink))} | ${fmt(m((r) => r.rate))} | ${cpuRatio} | ${rateRatio} |`;
 });
 console.log(
   [
     "",
-    `${fmt(N)} deliveries after ${fmt(WARMUP)} of warm-up, ${ROUNDS} interleaved rounds, 64 in flight, one subscriber; Node ${process.version}, ${cpus().length} cores shared by PostgreSQL, the sink and the contenders`,
+    `${fmt(N)} deliveries after ${fmt(WARMUP)} of warm-up, ${ROUNDS} interleaved rounds, 64 in flight, ${SUBSCRIBERS === 1 ? "one subscriber" : `${SUBSCRIBERS} subscribers per event`}; Node ${process.version}, ${cpus().length} cores shared by PostgreSQL, the sink and the contenders`,
     "",
-    "| contender | CPU µs/delivery | of which node (producer + sender) | PostgreSQL backends | sink | deliveries/s | CPU ÷ pg-boss bulk | rate ÷ pg-boss bulk |",
+    `| contender | CPU µs/delivery | of which node (producer + sender) | PostgreSQL backends | sink | deliveries/s | CPU ÷ ${baseLabel} | rate ÷ ${baseLabel} |`,
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows,
   ].join("\n"),
