@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus } from "node:os";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createSecret } from "@plant-store/core";
 import { openStore } from "@plant-store/store";
 import pg from "pg";
@@ -25,6 +25,13 @@ const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const N = Number(process.env.BENCH_EVENTS ?? 5000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// Subscribers per event (each its own path on the sink): every event is delivered SUBSCRIBERS times, and CPU and
+// rate are per delivery. pg-boss's peer has no fan-out, so with more than one only ours run.
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1);
+// Another build's sender bin (e.g. the one from when issue 47 was filed) run as one more contender, POST and batch.
+const BASELINE_BIN = process.env.BENCH_BASELINE_BIN;
+// Contender keys to run (comma-separated), default all.
+const ONLY = process.env.BENCH_CONTENDERS?.split(",");
 const server = process.env.PLANT_STORE_BENCH_PG_URL ?? process.env.PLANT_STORE_TEST_PG_URL;
 if (!server) {
   console.log(
@@ -104,20 +111,29 @@ const backendDelta = (before, after) => {
   return sum;
 };
 
-async function createSubscriber(url, sinkUrl, secret) {
-  const store = await openStore({ url, logger: { warn() {} } });
+async function createSubscriber(url, sinkUrl, secret, open = openStore) {
+  const store = await open({ url, logger: { warn() {} } });
   try {
-    await store.subscriptions.create({ url: sinkUrl, token: BENCH_TOKEN, secrets: [secret] });
+    for (let i = 0; i < SUBSCRIBERS; i++) {
+      const path = SUBSCRIBERS === 1 ? sinkUrl : `${sinkUrl}/${i}`;
+      await store.subscriptions.create({ url: path, token: BENCH_TOKEN, secrets: [secret] });
+    }
   } finally {
     await store.close();
   }
 }
 
 /** A contender's processes: `publish(first, count)` stores events (answers the producer's CPU, µs, or null). */
-async function startOurs(url, sinkUrl, mode) {
-  await createSubscriber(url, sinkUrl, createSecret());
+async function startOurs(url, sinkUrl, mode, bin = here("../dist/bin.js")) {
+  // A baseline build's database gets that build's schema: its own store creates it (apps/sender/dist/bin.js →
+  // packages/store/dist/index.js of the same checkout).
+  const open =
+    bin === here("../dist/bin.js")
+      ? openStore
+      : (await import(new URL("../../../packages/store/dist/index.js", pathToFileURL(bin)).href)).openStore;
+  await createSubscriber(url, sinkUrl, createSecret(), open);
   const port = await freePort();
-  const args = [here("../dist/bin.js"), "--db", url, "--admin-token", BENCH_TOKEN, "--port", String(port)];
+  const args = [bin, "--db", url, "--admin-token", BENCH_TOKEN, "--port", String(port)];
   args.push("--allow-networks", "127.0.0.0/8", "--concurrency", "64", "--per-subscription", "64");
   const sender = start(args, { stdio: ["ignore", "ignore", "inherit"] });
   const base = `http://127.0.0.1:${port}`;
@@ -165,7 +181,7 @@ async function startPgBoss(url, sinkUrl, mode) {
   };
 }
 
-const CONTENDERS = [
+const ALL = [
   {
     name: "pg-boss, jobs inserted in bulk, then a worker",
     key: "boss-bulk",
@@ -174,7 +190,19 @@ const CONTENDERS = [
   { name: "pg-boss, one `send` per event", key: "boss-send", run: (u, s) => startPgBoss(u, s, "send") },
   { name: "ours, one `POST /events` per event", key: "ours-post", run: (u, s) => startOurs(u, s, "single") },
   { name: "ours, `outbox.publishMany` (batch)", key: "ours-batch", run: (u, s) => startOurs(u, s, "batch") },
+  ...(BASELINE_BIN
+    ? [
+        {
+          name: `baseline build (${BASELINE_BIN}), one \`POST /events\` per event`,
+          key: "base-post",
+          run: (u, s) => startOurs(u, s, "single", BASELINE_BIN),
+        },
+      ]
+    : []),
 ];
+const CONTENDERS = ALL.filter(
+  (c) => (!ONLY || ONLY.includes(c.key)) && (SUBSCRIBERS === 1 || !c.key.startsWith("boss")),
+);
 
 async function measure(contender, sink, admin) {
   const name = `plant_store_bench_${contender.key.replace("-", "_")}`;
@@ -185,27 +213,28 @@ async function measure(contender, sink, admin) {
     await get(`${sink.base}/_reset`);
     const warm = await run.publish(0, WARMUP);
     if (warm?.unavailable) return { unavailable: warm.unavailable };
-    await get(`${sink.base}/_wait?n=${WARMUP}`);
+    await get(`${sink.base}/_wait?n=${WARMUP * SUBSCRIBERS}`);
     await get(`${sink.base}/_reset`);
     const pgBefore = await backendTicks(admin, name);
     const nodeBefore = run.pids.map(ticks);
     const sinkBefore = ticks(sink.child.pid);
     const t0 = performance.now();
     const producerUs = await run.publish(WARMUP, N);
-    const done = await get(`${sink.base}/_wait?n=${N}`);
+    const D = N * SUBSCRIBERS;
+    const done = await get(`${sink.base}/_wait?n=${D}`);
     const seconds = (performance.now() - t0) / 1000;
     const pgTicks = backendDelta(pgBefore, await backendTicks(admin, name));
     const nodeTicks = run.pids.reduce((sum, pid, i) => sum + ticks(pid) - nodeBefore[i], 0);
     const sinkTicks = ticks(sink.child.pid) - sinkBefore;
-    if (done.distinct < N) throw new Error(`${contender.key}: ${done.distinct} of ${N} delivered`);
-    const per = (t) => (t * TICK_US) / N;
-    const node = per(nodeTicks) + producerUs / N;
+    if (done.distinct < D) throw new Error(`${contender.key}: ${done.distinct} of ${D} delivered`);
+    const per = (t) => (t * TICK_US) / D;
+    const node = per(nodeTicks) + producerUs / D;
     return {
       node,
       pg: per(pgTicks),
       sink: per(sinkTicks),
       all: node + per(pgTicks) + per(sinkTicks),
-      rate: N / seconds,
+      rate: D / seconds,
     };
   } finally {
     await run.stop();
@@ -252,7 +281,10 @@ try {
   await stop(sinkProcess);
 }
 
-const base = results.get("boss-bulk");
+// Ratios against pg-boss bulk, else the baseline build's POST, else the first contender that ran.
+const ran = (key) => (results.get(key)?.length ?? 0) > 0;
+const baseKey = ["boss-bulk", "base-post"].find(ran) ?? CONTENDERS.find((c) => ran(c.key))?.key;
+const base = results.get(baseKey);
 const rows = CONTENDERS.map((c) => {
   const runs = results.get(c.key);
   if (unavailable.has(c.key) || runs.length === 0)
@@ -265,9 +297,9 @@ const rows = CONTENDERS.map((c) => {
 console.log(
   [
     "",
-    `${fmt(N)} deliveries after ${fmt(WARMUP)} of warm-up, ${ROUNDS} interleaved rounds, 64 in flight, one subscriber; Node ${process.version}, ${cpus().length} cores shared by PostgreSQL, the sink and the contenders`,
+    `${fmt(N * SUBSCRIBERS)} deliveries (${fmt(N)} events × ${SUBSCRIBERS} subscribers) after ${fmt(WARMUP)} events of warm-up, ${ROUNDS} interleaved rounds, 64 in flight; ratios against ${baseKey}; Node ${process.version}, ${cpus().length} cores shared by PostgreSQL, the sink and the contenders`,
     "",
-    "| contender | CPU µs/delivery | of which node (producer + sender) | PostgreSQL backends | sink | deliveries/s | CPU ÷ pg-boss bulk | rate ÷ pg-boss bulk |",
+    `| contender | CPU µs/delivery | of which node (producer + sender) | PostgreSQL backends | sink | deliveries/s | CPU ÷ ${baseKey} | rate ÷ ${baseKey} |`,
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows,
   ].join("\n"),
