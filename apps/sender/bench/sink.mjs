@@ -1,8 +1,9 @@
 // A bare sink in its own process: reads the body, answers 200 (204 with "204"); with "log", prints
 // "<webhook-id> <epoch ms>" per request.
 // Control (not counted as deliveries): GET /_count answers how many deliveries arrived so far, how many distinct
-// webhook-ids, and when the first and the last arrived (epoch ms); GET /_wait?n=N answers the same once N have
-// arrived (the instruction bench waits on it instead of asking the sender, whose own instructions it counts);
+// (path, webhook-id) pairs (ten subscribers on ten paths count ten), and when the first and the last arrived (epoch
+// ms); GET /_wait?n=N answers the same once N have arrived (the instruction bench waits on it instead of asking the
+// sender, whose own instructions it counts);
 // GET /_reset starts counting again.
 import { createServer } from "node:http";
 
@@ -34,7 +35,7 @@ const server = createServer((req, res) => {
     last = performance.timeOrigin + performance.now();
     first ??= last;
     const id = req.headers["webhook-id"];
-    if (id !== undefined) ids.add(id);
+    if (id !== undefined) ids.add(`${req.url} ${id}`); // one per subscriber path and message
     if (log) process.stdout.write(`${id} ${last}\n`);
     res.writeHead(status, status === 204 ? {} : { "content-length": 0 });
     res.end();

@@ -11,16 +11,13 @@
 // sender process(es) + the PostgreSQL backends serving the bench database + the sink, user + system, from
 // /proc/<pid>/stat (backends found in pg_stat_activity by datname) and the producer's own process.cpuUsage.
 // Prints a Markdown table: medians over rounds; ratios are medians of each round's own ratio to pg-boss bulk.
-// BENCH_SUBSCRIBERS=10: each event fans out to 10 subscriptions (all to the sink); BENCH_EVENTS and BENCH_WARMUP still
-// count deliveries (events = deliveries / subscribers). The pg-boss peer has no fan-out: it runs with one only.
-// BENCH_BASELINE_BUILD=<checkout>: also runs that checkout's built sender (`apps/sender/dist/bin.js`, one
-// `POST /events` per event), e.g. the build from when issue 47 was filed, in the same rounds.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus } from "node:os";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createSecret } from "@plant-store/core";
+import { openStore } from "@plant-store/store";
 import pg from "pg";
 import { BENCH_TOKEN, recreateDatabase } from "./fill.mjs";
 
@@ -28,10 +25,13 @@ const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const N = Number(process.env.BENCH_EVENTS ?? 5000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// Subscribers per event (each its own path on the sink): every event is delivered SUBSCRIBERS times, and CPU and
+// rate are per delivery. pg-boss's peer has no fan-out, so with more than one only ours run.
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1);
-const BASELINE = process.env.BENCH_BASELINE_BUILD;
-if (!Number.isInteger(N / SUBSCRIBERS) || !Number.isInteger(WARMUP / SUBSCRIBERS))
-  throw new Error("BENCH_EVENTS and BENCH_WARMUP count deliveries: make them multiples of BENCH_SUBSCRIBERS");
+// Another build's sender bin (e.g. the one from when issue 47 was filed) run as one more contender, POST and batch.
+const BASELINE_BIN = process.env.BENCH_BASELINE_BIN;
+// Contender keys to run (comma-separated), default all.
+const ONLY = process.env.BENCH_CONTENDERS?.split(",");
 const server = process.env.PLANT_STORE_BENCH_PG_URL ?? process.env.PLANT_STORE_TEST_PG_URL;
 if (!server) {
   console.log(
@@ -111,20 +111,27 @@ const backendDelta = (before, after) => {
   return sum;
 };
 
-/** `SUBSCRIBERS` subscriptions to the sink, created through the sender's admin API (any build's). */
-async function createSubscribers(base, sinkUrl) {
-  for (let i = 0; i < SUBSCRIBERS; i++) {
-    const res = await fetch(`${base}/subscriptions`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${BENCH_TOKEN}` },
-      body: JSON.stringify({ url: `${sinkUrl}?s=${i}`, token: BENCH_TOKEN, secret: createSecret() }),
-    });
-    if (res.status !== 201) throw new Error(`POST /subscriptions: ${res.status} ${await res.text()}`);
+async function createSubscriber(url, sinkUrl, secret, open = openStore) {
+  const store = await open({ url, logger: { warn() {} } });
+  try {
+    for (let i = 0; i < SUBSCRIBERS; i++) {
+      const path = SUBSCRIBERS === 1 ? sinkUrl : `${sinkUrl}/${i}`;
+      await store.subscriptions.create({ url: path, token: BENCH_TOKEN, secrets: [secret] });
+    }
+  } finally {
+    await store.close();
   }
 }
 
 /** A contender's processes: `publish(first, count)` stores events (answers the producer's CPU, µs, or null). */
 async function startOurs(url, sinkUrl, mode, bin = here("../dist/bin.js")) {
+  // A baseline build's database gets that build's schema: its own store creates it (apps/sender/dist/bin.js →
+  // packages/store/dist/index.js of the same checkout).
+  const open =
+    bin === here("../dist/bin.js")
+      ? openStore
+      : (await import(new URL("../../../packages/store/dist/index.js", pathToFileURL(bin)).href)).openStore;
+  await createSubscriber(url, sinkUrl, createSecret(), open);
   const port = await freePort();
   const args = [bin, "--db", url, "--admin-token", BENCH_TOKEN, "--port", String(port)];
   args.push("--allow-networks", "127.0.0.0/8", "--concurrency", "64", "--per-subscription", "64");
@@ -139,7 +146,6 @@ async function startOurs(url, sinkUrl, mode, bin = here("../dist/bin.js")) {
     if (sender.child.exitCode !== null) throw new Error("the sender exited");
     await new Promise((r) => setTimeout(r, 50));
   }
-  await createSubscribers(base, sinkUrl);
   return {
     pids: [sender.child.pid],
     async publish(first, count) {
@@ -159,7 +165,6 @@ async function startOurs(url, sinkUrl, mode, bin = here("../dist/bin.js")) {
 }
 
 async function startPgBoss(url, sinkUrl, mode) {
-  if (SUBSCRIBERS !== 1) return { unavailable: "one subscriber only (the peer has no fan-out)" };
   const peer = start([here("./pgboss-peer.mjs"), url, sinkUrl, createSecret(), BENCH_TOKEN]);
   if ((await peer.line()) !== "ready") throw new Error("pg-boss peer did not start");
   return {
@@ -176,7 +181,7 @@ async function startPgBoss(url, sinkUrl, mode) {
   };
 }
 
-const CONTENDERS = [
+const ALL = [
   {
     name: "pg-boss, jobs inserted in bulk, then a worker",
     key: "boss-bulk",
@@ -185,49 +190,51 @@ const CONTENDERS = [
   { name: "pg-boss, one `send` per event", key: "boss-send", run: (u, s) => startPgBoss(u, s, "send") },
   { name: "ours, one `POST /events` per event", key: "ours-post", run: (u, s) => startOurs(u, s, "single") },
   { name: "ours, `outbox.publishMany` (batch)", key: "ours-batch", run: (u, s) => startOurs(u, s, "batch") },
-  ...(BASELINE
+  ...(BASELINE_BIN
     ? [
         {
-          name: `ours at ${BASELINE}, one \`POST /events\` per event`,
+          name: `baseline build (${BASELINE_BIN}), one \`POST /events\` per event`,
           key: "base-post",
-          run: (u, s) => startOurs(u, s, "single", `${BASELINE}/apps/sender/dist/bin.js`),
+          run: (u, s) => startOurs(u, s, "single", BASELINE_BIN),
         },
       ]
     : []),
 ];
+const CONTENDERS = ALL.filter(
+  (c) => (!ONLY || ONLY.includes(c.key)) && (SUBSCRIBERS === 1 || !c.key.startsWith("boss")),
+);
 
 async function measure(contender, sink, admin) {
   const name = `plant_store_bench_${contender.key.replace("-", "_")}`;
   const url = dbUrl(name);
   await recreateDatabase(url);
   const run = await contender.run(url, sink.url);
-  if (run.unavailable) return run;
   try {
     await get(`${sink.base}/_reset`);
-    const warm = await run.publish(0, WARMUP / SUBSCRIBERS);
+    const warm = await run.publish(0, WARMUP);
     if (warm?.unavailable) return { unavailable: warm.unavailable };
-    await get(`${sink.base}/_wait?n=${WARMUP}`);
+    await get(`${sink.base}/_wait?n=${WARMUP * SUBSCRIBERS}`);
     await get(`${sink.base}/_reset`);
     const pgBefore = await backendTicks(admin, name);
     const nodeBefore = run.pids.map(ticks);
     const sinkBefore = ticks(sink.child.pid);
     const t0 = performance.now();
-    const producerUs = await run.publish(WARMUP / SUBSCRIBERS, N / SUBSCRIBERS);
-    const done = await get(`${sink.base}/_wait?n=${N}`);
+    const producerUs = await run.publish(WARMUP, N);
+    const D = N * SUBSCRIBERS;
+    const done = await get(`${sink.base}/_wait?n=${D}`);
     const seconds = (performance.now() - t0) / 1000;
     const pgTicks = backendDelta(pgBefore, await backendTicks(admin, name));
     const nodeTicks = run.pids.reduce((sum, pid, i) => sum + ticks(pid) - nodeBefore[i], 0);
     const sinkTicks = ticks(sink.child.pid) - sinkBefore;
-    if (done.distinct < N / SUBSCRIBERS)
-      throw new Error(`${contender.key}: ${done.distinct} of ${N / SUBSCRIBERS} events delivered`);
-    const per = (t) => (t * TICK_US) / N;
-    const node = per(nodeTicks) + producerUs / N;
+    if (done.distinct < D) throw new Error(`${contender.key}: ${done.distinct} of ${D} delivered`);
+    const per = (t) => (t * TICK_US) / D;
+    const node = per(nodeTicks) + producerUs / D;
     return {
       node,
       pg: per(pgTicks),
       sink: per(sinkTicks),
       all: node + per(pgTicks) + per(sinkTicks),
-      rate: N / seconds,
+      rate: D / seconds,
     };
   } finally {
     await run.stop();
@@ -274,27 +281,25 @@ try {
   await stop(sinkProcess);
 }
 
-// Ratios are to the bulk pg-boss peer; with several subscribers (no peer), to the baseline build when there is one.
-const baseKey = results.get("boss-bulk").length > 0 ? "boss-bulk" : "base-post";
-const base = results.get(baseKey) ?? [];
-const baseLabel = baseKey === "boss-bulk" ? "pg-boss bulk" : "the baseline build";
+// Ratios against pg-boss bulk, else the baseline build's POST, else the first contender that ran.
+const ran = (key) => (results.get(key)?.length ?? 0) > 0;
+const baseKey = ["boss-bulk", "base-post"].find(ran) ?? CONTENDERS.find((c) => ran(c.key))?.key;
+const base = results.get(baseKey);
 const rows = CONTENDERS.map((c) => {
   const runs = results.get(c.key);
   if (unavailable.has(c.key) || runs.length === 0)
     return `| ${c.name} | not available: ${unavailable.get(c.key) ?? "no run"} | | | | | | |`;
   const m = (f) => median(runs.map(f));
-  const ratio = (f) =>
-    base.length === runs.length ? `${median(runs.map((r, i) => f(r) / f(base[i]))).toFixed(2)}×` : "—";
-  const cpuRatio = ratio((r) => r.all);
-  const rateRatio = ratio((r) => r.rate);
-  return `| ${c.name} | ${fmt(m((r) => r.all))} | ${fmt(m((r) => r.node))} | ${fmt(m((r) => r.pg))} | ${fmt(m((r) => r.sink))} | ${fmt(m((r) => r.rate))} | ${cpuRatio} | ${rateRatio} |`;
+  const cpuRatio = median(runs.map((r, i) => r.all / base[i].all));
+  const rateRatio = median(runs.map((r, i) => r.rate / base[i].rate));
+  return `| ${c.name} | ${fmt(m((r) => r.all))} | ${fmt(m((r) => r.node))} | ${fmt(m((r) => r.pg))} | ${fmt(m((r) => r.sink))} | ${fmt(m((r) => r.rate))} | ${cpuRatio.toFixed(2)}× | ${rateRatio.toFixed(2)}× |`;
 });
 console.log(
   [
     "",
-    `${fmt(N)} deliveries after ${fmt(WARMUP)} of warm-up, ${ROUNDS} interleaved rounds, 64 in flight, ${SUBSCRIBERS === 1 ? "one subscriber" : `${SUBSCRIBERS} subscribers per event`}; Node ${process.version}, ${cpus().length} cores shared by PostgreSQL, the sink and the contenders`,
+    `${fmt(N * SUBSCRIBERS)} deliveries (${fmt(N)} events × ${SUBSCRIBERS} subscribers) after ${fmt(WARMUP)} events of warm-up, ${ROUNDS} interleaved rounds, 64 in flight; ratios against ${baseKey}; Node ${process.version}, ${cpus().length} cores shared by PostgreSQL, the sink and the contenders`,
     "",
-    `| contender | CPU µs/delivery | of which node (producer + sender) | PostgreSQL backends | sink | deliveries/s | CPU ÷ ${baseLabel} | rate ÷ ${baseLabel} |`,
+    `| contender | CPU µs/delivery | of which node (producer + sender) | PostgreSQL backends | sink | deliveries/s | CPU ÷ ${baseKey} | rate ÷ ${baseKey} |`,
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows,
   ].join("\n"),

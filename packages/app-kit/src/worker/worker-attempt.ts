@@ -11,7 +11,7 @@ import type { WorkerContext } from "./worker-context.js";
  * the schedule and recorded with one call. With an OpenTelemetry SDK registered it is a CLIENT span continuing the
  * publish's trace, whose context the request carries (`traceparent`); without one, nothing but the `tracer()` lookup.
  */
-async function attempt(ctx: WorkerContext, delivery: ClaimedDelivery): Promise<void> {
+async function attempt(ctx: WorkerContext, delivery: ClaimedDelivery, answered: () => void): Promise<void> {
   const { subscription, message } = delivery;
   const target = {
     url: subscription.url,
@@ -32,6 +32,9 @@ async function attempt(ctx: WorkerContext, delivery: ClaimedDelivery): Promise<v
     : await deliver(target, sent, { transport: ctx.transport, timeoutMs });
   const result = judgeAttempt(outcome, delivery.attempt, ctx.schedule, Date.now());
   ctx.metrics?.observeAttempt(result.label, outcome.latencyMs / 1000, delivery);
+  // The endpoint has answered: its slot may take the next delivery while the outcome commits (the lease holds the
+  // delivery until then). An ordered target's next delivery waits for the head's outcome, so its slot does too.
+  if (!subscription.ordered) answered();
   await recordOutcome(ctx.store, delivery, result.outcome);
   if (result.outcome.kind === "gone") {
     ctx.logger?.warn({ subscriptionId: subscription.id }, `${TARGET_NOUN[ctx.scope]} disabled: 410 Gone`);
@@ -103,7 +106,9 @@ function sendTime(ctx: WorkerContext, at: number): Promise<void> {
 }
 
 /**
- * Starts one attempt in a slot the pool gave; when it ends, its slot goes to the next delivery.
+ * Starts one attempt in a slot the pool gave. The slot is freed once the endpoint has answered (an ordered target's
+ * once the outcome is committed); the attempt stays in `ctx.running`, and counted in `ctx.recording`, until its
+ * outcome is committed.
  *
  * @example
  * ```ts
@@ -111,20 +116,28 @@ function sendTime(ctx: WorkerContext, at: number): Promise<void> {
  * ```
  */
 export function launch(ctx: WorkerContext, delivery: ClaimedDelivery): void {
-  const run: Promise<void> = attempt(ctx, delivery).then(
-    () => finished(ctx, delivery, run),
-    (error: Error) => {
-      // The store refused the outcome (e.g. the lease expired and another worker took it): nothing to undo.
-      ctx.logger?.warn({ deliveryId: delivery.id, error: error.message }, "could not record the outcome");
-      finished(ctx, delivery, run);
-    },
-  );
+  let sending = true;
+  const answered = () => {
+    sending = false;
+    ctx.recording++;
+    freeSlot(ctx, delivery);
+  };
+  const finished = () => {
+    ctx.running.delete(run);
+    if (sending) freeSlot(ctx, delivery);
+    else ctx.recording--;
+    ctx.slotFreed?.();
+  };
+  const run: Promise<void> = attempt(ctx, delivery, answered).then(finished, (error: Error) => {
+    // The store refused the outcome (e.g. the lease expired and another worker took it): nothing to undo.
+    ctx.logger?.warn({ deliveryId: delivery.id, error: error.message }, "could not record the outcome");
+    finished();
+  });
   ctx.running.add(run);
 }
 
-/** Frees an ended attempt's slot and wakes the claimer when the room it was waiting for exists. */
-function finished(ctx: WorkerContext, delivery: ClaimedDelivery, run: Promise<void>): void {
-  ctx.running.delete(run);
+/** Frees an attempt's slot and wakes the claimer when the room it was waiting for exists. */
+function freeSlot(ctx: WorkerContext, delivery: ClaimedDelivery): void {
   ctx.pool.done(delivery);
   // The freed slot goes first to a delivery already claimed for this (or another) subscription.
   if (!ctx.stopping.signal.aborted) for (const next of ctx.pool.take()) launch(ctx, next);

@@ -92,6 +92,11 @@ export interface WorkerContext {
   attemptLine: ReturnType<typeof createLineWriter<(typeof ATTEMPT_LINE_KEYS)[number]>> | undefined;
   tracer: () => Tracer | undefined;
   running: Set<Promise<void>>;
+  /**
+   * Attempts answered whose outcome is not yet committed (their slots already freed): the claimer takes no more
+   * while there are `concurrency` of them, so a slow store holds the worker back instead of piling outcomes up.
+   */
+  recording: number;
   stopping: AbortController;
   /** Ends the claimer's wait for room. */
   slotFreed: (() => void) | null;
@@ -141,6 +146,7 @@ export function workerContext(options: WorkerOptions): WorkerContext {
     attemptLine: logger && createLineWriter(logger, "info", "attempt", ATTEMPT_LINE_KEYS),
     tracer: options.tracer ?? workerTracer(),
     running: new Set(),
+    recording: 0,
     stopping: new AbortController(),
     slotFreed: null,
     nextLocalDue: Number.POSITIVE_INFINITY,

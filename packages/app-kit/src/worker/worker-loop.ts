@@ -45,12 +45,17 @@ async function sweepFailing(ctx: WorkerContext): Promise<void> {
 
 /**
  * Whether a claim is worth its transaction: every claim is one, so refilling one freed slot at a time would cost a
- * commit per delivery. It waits until a quarter of the slots are free (or nothing is in flight).
+ * commit per delivery. It waits until a quarter of the slots are free (or nothing is in flight), and while as many
+ * outcomes as slots wait for their commit.
  */
 function hasRoom(ctx: WorkerContext): boolean {
   const { pool } = ctx;
   const room = pool.room;
-  return room > 0 && (pool.inFlight === 0 || room >= Math.max(1, Math.floor(ctx.concurrency / 4)));
+  return (
+    room > 0 &&
+    ctx.recording < ctx.concurrency &&
+    (pool.inFlight === 0 || room >= Math.max(1, Math.floor(ctx.concurrency / 4)))
+  );
 }
 
 async function waitForRoom(ctx: WorkerContext): Promise<void> {
