@@ -104,7 +104,10 @@ async function pair(target, connections) {
     const perUnit = (instructionsIn(large.dir) - instructionsIn(small.dir)) / (2 * settings.units);
     return { perUnit, lines };
   } finally {
-    if (!process.env.BENCH_KEEP) for (const run of runs) rmSync(run.dir, { recursive: true, force: true });
+    // BENCH_KEEP=1 keeps the callgrind files: `node ../../bench/callgrind-diff.mjs <W+N file> <W+3N file> N --grouped`.
+    if (process.env.BENCH_KEEP)
+      console.error(`callgrind files kept in ${runs.map((run) => run.dir).join(" (W+N), ")} (W+3N)`);
+    else for (const run of runs) rmSync(run.dir, { recursive: true, force: true });
   }
 }
 
