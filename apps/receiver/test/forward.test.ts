@@ -229,7 +229,21 @@ describe("forwarding signed v1a", () => {
     expect(refused).toMatch(
       /--forward-signing[\s\S]*needs an ed25519 private key[\s\S]*--forward-private-key/,
     );
-    expect(refused).not.toContain(keys.privateKey);
+    // A start refused for another reason while the key is given: the message never repeats the key.
+    const damaged = `${keys.privateKey.slice(0, -4)}AAAA`;
+    const other = await startReceiver([
+      ...forwardArgs(db, "ftp://files.example/"),
+      "--forward-private-key",
+      keys.privateKey,
+      "--forward-private-key",
+      damaged,
+    ]).then(
+      () => "started",
+      (error: Error) => error.message,
+    );
+    expect(other).toMatch(/--forward-to/);
+    expect(other).not.toContain(keys.privateKey);
+    expect(other).not.toContain(damaged);
     const receiver = await start([
       ...forwardArgs(db, service.url),
       "--forward-signing",

@@ -19,6 +19,7 @@ async function attempt(ctx: WorkerContext, delivery: ClaimedDelivery, answered: 
     // The claim opened only the secrets the subscription's scheme signs with.
     secrets: subscription.secrets,
     privateKeys: signsWith(subscription.signing).keys ? ctx.privateKeys : [],
+    signing: subscription.signing,
     headers: subscription.headers,
   };
   const sent = { id: message.id, eventType: message.eventType, body: message.body };

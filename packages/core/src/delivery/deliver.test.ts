@@ -399,6 +399,12 @@ describe("deliver without reaching an endpoint", () => {
       [{ url: "http://u:p@127.0.0.1/", token, secrets: [] }, /credentials/],
       [{ url: "http://127.0.0.1/", token: `${token}\r\nx: y`, secrets: [] }, /bearer token/],
       [{ url: "http://127.0.0.1/", token, secrets: [secret] }, /Cannot sign/],
+      // Set up to verify v1a, but no private key here: never sent unsigned (or with the v1 half only).
+      [
+        { url: "http://127.0.0.1/", token, secrets: [], signing: "asymmetric" },
+        /v1a.*no ed25519 private key/,
+      ],
+      [{ url: "http://127.0.0.1/", token, secrets: [createSecret()], signing: "both" }, /signing "both"/],
     ];
     for (const [target, reason] of cases) {
       const outcome = await deliver(target, message, { fetch: refuse, now: () => NOW });

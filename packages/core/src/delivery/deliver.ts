@@ -6,7 +6,7 @@ import { VERSION } from "../version.js";
 import { checkTarget } from "./check-target.js";
 import { type Classification, classifyResponse } from "./classify.js";
 import { describeError, isBlockedAddressError, redact } from "./describe-error.js";
-import { EVENT_TYPE_PATTERN } from "./outbox-rules.js";
+import { EVENT_TYPE_PATTERN, signsWith } from "./outbox-rules.js";
 import { readCapped } from "./read-capped.js";
 import { targetHeadersProblem } from "./target-headers.js";
 import type {
@@ -194,6 +194,13 @@ function unsendable(target: DeliveryTarget, message: OutgoingMessage): string | 
   }
   if (target.privateKeys !== undefined && !Array.isArray(target.privateKeys)) {
     return "The target's privateKeys must be an array of 'whsk_…' strings.";
+  }
+  if (
+    target.signing !== undefined &&
+    signsWith(target.signing).keys &&
+    (target.privateKeys ?? []).length === 0
+  ) {
+    return `The target verifies v1a signatures (signing "${target.signing}"), and no ed25519 private key is configured: nothing is sent unsigned.`;
   }
   return { href: checked.href };
 }

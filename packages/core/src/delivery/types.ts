@@ -1,3 +1,4 @@
+import type { SigningScheme } from "./outbox-rules.js";
 /**
  * Where one subscription's deliveries go.
  *
@@ -26,6 +27,12 @@ export interface DeliveryTarget {
   secrets: readonly string[];
   /** `whsk_` ed25519 private keys; one `v1a,` signature per key, after the `v1` ones. Default none. */
   privateKeys?: readonly string[] | undefined;
+  /**
+   * The scheme the target was set up to verify. With `asymmetric` or `both` and no `privateKeys`, nothing is sent
+   * (a `failed` outcome, `unusable_target`): the target would get a request without the v1a signature it checks.
+   * Absent: sign with whatever `secrets` and `privateKeys` hold.
+   */
+  signing?: SigningScheme | undefined;
 }
 
 /**

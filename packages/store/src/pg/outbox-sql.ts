@@ -200,7 +200,7 @@ ORDER BY due_at, id LIMIT 1`;
 export const destinationClaimRowsSql = (
   s: string,
 ) => `SELECT id, url, enabled, paused, ordered, max_in_flight, rate_limit,
-  next_send_at FROM ${s}.subscriptions WHERE ${scopeSql("id", "receiver")} FOR NO KEY UPDATE`;
+  next_send_at FROM ${s}.subscriptions WHERE ${scopeSql("id", "receiver")} ORDER BY id FOR NO KEY UPDATE`;
 
 /** Step two: due rows of destinations in due order. Params: now, ids to skip, scan. */
 export const destinationDueSql = (s: string) => `SELECT id, subscription_id FROM ${s}.deliveries

@@ -61,9 +61,9 @@ export function pgClaimer(
   const held = heldClaimFailure();
   return async (limit, options) => {
     const plan = claimPlan(limit, options);
-    held.rethrow();
     state.claimGeneration = ctx.outboxWork.generation;
     if (plan.scope === "receiver") return claimDestinations(ctx, plan);
+    held.rethrow();
     const gate = ctx.rateGate;
     if (gate.stale()) gate.read((await query<{ id: string }>(ctx, rateLimited)).map((r) => r.id));
     if (!gate.open) return claimDue(plan);

@@ -86,23 +86,23 @@ async function finishAndReport(
   params: unknown[],
   at: number,
 ): Promise<FinishedRow[]> {
-  const disabling = outcomes.filter((o) => LEASE_RULES[o.kind].disables).map((o) => o.lease?.id);
+  const disabling = outcomes.some((o) => LEASE_RULES[o.kind].disables);
   const wasEnabled = new Set(
-    disabling.length === 0
+    !disabling
       ? []
       : (
-          await query<{ id: string }>(
+          await query<{ id: string; enabled: boolean }>(
             ctx,
-            // Locked (in id order): a second sender's 410 for the same subscription waits here, then reads it
-            // disabled, so `subscription.disabled` is published once.
-            `SELECT sub.id FROM ${ctx.s}.subscriptions sub
+            // Every subscription the turn's statement will update, locked in id order before it runs (the same
+            // order as the claims' locks, so no cycle): a second sender's 410 for the same subscription waits
+            // here, then reads it disabled, so `subscription.disabled` is published once.
+            `SELECT sub.id, sub.enabled FROM ${ctx.s}.subscriptions sub
              WHERE sub.id IN (SELECT d.subscription_id FROM ${ctx.s}.deliveries d WHERE d.id = ANY($1::bigint[]))
-               AND sub.enabled
              ORDER BY sub.id FOR NO KEY UPDATE`,
-            [disabling.filter((id) => Number.isSafeInteger(id))],
+            [outcomes.map((o) => o.lease?.id).filter((id) => Number.isSafeInteger(id))],
             client,
           )
-        ).map((row) => row.id),
+        ).flatMap((row) => (row.enabled ? [row.id] : [])),
   );
   const finished = await query<FinishedRow>(ctx, sql.statement, params, client);
   const gone = [...new Set(finished.flatMap((row) => (row.gone === null ? [] : [row.gone])))];

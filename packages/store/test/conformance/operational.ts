@@ -49,6 +49,7 @@ async function raceAtSubscription(b: TestBackend, subscriptionId: string, both: 
     ]);
     const { rows } = await holder.query("SELECT pg_backend_pid() AS pid");
     const running = both();
+    running.catch(() => {}); // awaited below; a give-up before that must not leave it unhandled
     // Blocked by the holder, or queued behind a backend it blocks (the second waiter waits on the first's tuple lock).
     const waitingSql = `SELECT count(*)::int AS n FROM pg_stat_activity w
       WHERE $1 = ANY(pg_blocking_pids(w.pid)) OR EXISTS (SELECT 1 FROM pg_stat_activity f
