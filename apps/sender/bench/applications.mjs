@@ -6,13 +6,13 @@
 // BENCH_BACKEND=postgres: each shape in its own schema of a fresh database (plant_store_bench_apps on
 // PLANT_STORE_TEST_PG_URL's server, or PLANT_STORE_BENCH_PG_URL), and the CPU time counted is this process's plus
 // that of every PostgreSQL backend serving the database (/proc, clock ticks).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@plant-store/store";
 import pg from "pg";
 import { isWide, publish, SHAPES, SLICE, shaped } from "./application-shapes.mjs";
-import { recreateDatabase } from "./fill.mjs";
+import { recreateDatabase, ticks } from "./fill.mjs";
 
 const PER_ROUND = Number(process.argv[2] ?? 4000);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -32,17 +32,6 @@ async function open(dir, name) {
     ? { url: pgUrl, schema: `bench_${name.replace("-", "_")}` }
     : { url: join(dir, `${name}.db`) };
   return openStore({ ...options, logger: { warn() {} } });
-}
-
-/** user + system clock ticks (1/100 s) of a process, 0 once it is gone. */
-function ticks(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(f[11]) + Number(f[12]);
-  } catch {
-    return 0;
-  }
 }
 
 /** CPU µs so far of the PostgreSQL backends serving the bench's database (none on SQLite). */

@@ -3,7 +3,7 @@
 // A SQLite path is deleted first; a postgres:// URL names a database that is dropped and created again. One
 // subscription (or several, all to the sink) with a bearer token and one signing secret, then <events> New Plant
 // events published through the store's own publish. Prints one JSON line: { events, deliveries }.
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { createSecret } from "@plant-store/core";
 import { openStore } from "@plant-store/store";
 import pg from "pg";
@@ -11,6 +11,17 @@ import pg from "pg";
 // A well-formed token (the bin checks its admin tokens); the bench's only, never a credential anywhere.
 export const BENCH_TOKEN = "psk_r6EjavgJoaGI1SDkjAwMrRgfBgpxoI1WDX8o";
 export const body = (i) => `{"id":${i + 1},"name":"Monstera deliciosa","tag":"tropical"}`;
+
+/** user + system clock ticks (1/100 s) of a process from /proc, or 0 once it is gone. */
+export function ticks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
 
 /** Drops and creates the database a postgres:// URL names, through the server's `postgres` database. */
 export async function recreateDatabase(url) {

@@ -8,7 +8,7 @@
 // and this process's CPU. Then EXPLAIN (ANALYZE, BUFFERS) of the claim and of the outcome statement over 64 rows,
 // each in a transaction rolled back. Prints Markdown.
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { fileURLToPath } from "node:url";
 import { createSecret } from "@plant-store/core";
@@ -17,7 +17,7 @@ import { claimSql, finishManySql } from "../../../packages/store/dist/pg/outbox-
 import { finishManyParams } from "../../../packages/store/dist/pg/pg-outcomes.js";
 import { DISABLED_REASON, outcomeOf } from "../../../packages/store/dist/shared/outcomes.js";
 import { createSender } from "../dist/index.js";
-import { BENCH_TOKEN, body, recreateDatabase } from "./fill.mjs";
+import { BENCH_TOKEN, body, recreateDatabase, ticks } from "./fill.mjs";
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const N = Number(process.env.BENCH_EVENTS ?? 5000);
@@ -64,16 +64,6 @@ async function snapshot() {
   );
   const pgTicks = new Map(backends.map((r) => [r.pid, ticks(r.pid)]));
   return { tables, indexes, wal, statements: new Map(statements), cpu: process.cpuUsage(), pgTicks };
-}
-/** user + system clock ticks (1/100 s) of a process, 0 once it is gone. */
-function ticks(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(f[11]) + Number(f[12]);
-  } catch {
-    return 0;
-  }
 }
 
 /** Waits until the cumulative statistics show what the backends did (they report at most every second). */

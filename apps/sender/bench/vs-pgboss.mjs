@@ -12,14 +12,13 @@
 // /proc/<pid>/stat (backends found in pg_stat_activity by datname) and the producer's own process.cpuUsage.
 // Prints a Markdown table: medians over rounds; ratios are medians of each round's own ratio to pg-boss bulk.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createSecret } from "@plant-store/core";
 import { openStore } from "@plant-store/store";
 import pg from "pg";
-import { BENCH_TOKEN, recreateDatabase } from "./fill.mjs";
+import { BENCH_TOKEN, recreateDatabase, ticks } from "./fill.mjs";
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const N = Number(process.env.BENCH_EVENTS ?? 5000);
@@ -90,16 +89,6 @@ const freePort = () =>
     });
   });
 
-/** user + system ticks of a process, or 0 once it is gone. */
-function ticks(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
 /** Ticks of every backend serving database `name` (new backends count from 0; a backend that ends is lost). */
 async function backendTicks(admin, name) {
   const { rows } = await admin.query("SELECT pid FROM pg_stat_activity WHERE datname = $1", [name]);
