@@ -5,7 +5,7 @@
 // Each contender is its built bin, started as a user starts it (its defaults: 64 in flight, 16 per target; SQLite
 // file; one JSON line per attempt into /dev/null), on a database filled beforehand through @plant-store/store: the
 // sender's with one subscription and BENCH_EVENTS published messages; the receiver's with one destination, paused
-// while BENCH_EVENTS events are recorded in its inbox (each commits its forward), then resumed. Both send to one sink
+// while BENCH_EVENTS events are recorded in its inbox (each its pending forward), then resumed. Both send to one sink
 // (apps/sender/bench/sink.mjs, its own process, 200 to everything). The rate is taken at the sink, from its first
 // arrival to its last, so start-up and shutdown fall outside; CPU per unit is the contender's process (user + system,
 // /proc) between the sink's first and last arrival. Rounds alternate which contender goes first; the ratio is the

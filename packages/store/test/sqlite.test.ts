@@ -13,6 +13,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStore, type Store, StoreConfigError, StoreUnavailableError } from "../src/index.js";
+import { SQLITE_MIGRATIONS } from "../src/sqlite/migrations.js";
 import { fileIdentityCheck } from "../src/sqlite/sqlite-file.js";
 import { spawnChild } from "./support/child.js";
 
@@ -236,6 +237,71 @@ describe("SQLite group commit under another process's lock", () => {
       locker.close();
     }
   }, 120_000);
+});
+
+describe("SQLite forwards as a cursor over the inbox (decision 45)", () => {
+  const RECEIVER = { leaseMs: 30_000, workerId: "rx", scope: "receiver" } as const;
+  const rows = (raw: Database.Database, sql: string) => raw.prepare(sql).pluck().get() as number;
+
+  it("writes no row per forward at ingest; a claim takes at most its limit and moves the cursor in its transaction", async () => {
+    const store = await open();
+    const dst = await store.destinations.create({ name: "c", url: "http://c.internal/" });
+    const ids = Array.from({ length: 20 }, (_, i) => `cur${i}`);
+    for (const id of ids) await store.inbox.record({ webhookId: id, body: `{"id":1,"name":"${id}"}` });
+    const raw = new Database(file, { readonly: true });
+    try {
+      expect(rows(raw, "SELECT count(*) FROM deliveries") + rows(raw, "SELECT count(*) FROM messages")).toBe(
+        0,
+      );
+      expect(rows(raw, `SELECT forward_seq FROM subscriptions WHERE id = '${dst.id}'`)).toBe(0);
+      const first = await store.outbox.claim(5, RECEIVER);
+      expect(first.map((d) => d.message.id)).toEqual(ids.slice(0, 5));
+      // Only what the claim could hand out was written, and the cursor stands after it.
+      expect(rows(raw, "SELECT count(*) FROM deliveries")).toBe(5);
+      expect(rows(raw, `SELECT forward_seq FROM subscriptions WHERE id = '${dst.id}'`)).toBe(5);
+      expect((await store.destinations.stats())[0]).toMatchObject({ depth: 20 });
+      const rest = [];
+      for (let claimed = await store.outbox.claim(5, RECEIVER); claimed.length > 0; ) {
+        rest.push(...claimed.map((d) => d.message.id));
+        claimed = await store.outbox.claim(5, RECEIVER);
+      }
+      expect(rest).toEqual(ids.slice(5));
+      expect(rows(raw, "SELECT count(*) FROM deliveries")).toBe(20);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it("upgrades a version 9 file: its forward rows written at ingest are served once, later events by the cursor", async () => {
+    const raw = new Database(file);
+    raw.exec(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+    );
+    const record = raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)");
+    for (const m of SQLITE_MIGRATIONS.slice(0, 9)) {
+      raw.exec(m.sql);
+      record.run(m.version, m.name);
+    }
+    // What version 9 wrote at ingest with one destination: the event, its message without a body, one delivery.
+    raw.exec(`INSERT INTO subscriptions (id, url, token, secrets, created_at, updated_at, name, application_id)
+        VALUES ('dst_old', 'http://old.internal/', '', '[]', 1, 1, 'old', NULL);
+      INSERT INTO inbox_events (webhook_id, event_type, body, headers, received_at) VALUES ('v9', 'newPlant', '{}', '{}', 1);
+      INSERT INTO messages (id, event_type, body, created_at, inbox_seq) VALUES ('in_1', 'newPlant', X'', 1, 1);
+      INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
+        VALUES ('in_1', 'dst_old', 'pending', 1, 1, 1);`);
+    raw.close();
+    const store = await open();
+    await store.inbox.record({ webhookId: "v10", body: '{"id":2,"name":"n"}' });
+    const claimed = await store.outbox.claim(10, RECEIVER);
+    expect(claimed.map((d) => [d.subscription.id, d.message.id])).toEqual([
+      ["dst_old", "v9"],
+      ["dst_old", "v10"],
+    ]);
+    for (const d of claimed) await store.outbox.record(d, { kind: "delivered", status: 200, latencyMs: 1 });
+    expect(await store.outbox.claim(10, RECEIVER)).toEqual([]);
+    expect((await store.inbox.get("v9"))?.processedAt).toBeInstanceOf(Date);
+    expect((await store.inbox.get("v10"))?.processedAt).toBeInstanceOf(Date);
+  });
 });
 
 describe("SQLite URLs and failures", () => {

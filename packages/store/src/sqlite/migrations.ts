@@ -270,6 +270,31 @@ CREATE TABLE application_deletions (
 );
 `,
   },
+  {
+    version: 10,
+    name: "forwards as a cursor over the inbox",
+    // A destination's (or consumer's) `forward_seq` is the last inbox seq it has taken: the events after it that its
+    // types take are its pending forwards, written by nothing at ingest. The receiver's claim creates their message
+    // and delivery rows and moves the cursor in its own transaction (decision 45). A destination that exists starts
+    // at the inbox's last seq: the forward rows already written stay and are served as before. An event is processed
+    // when its last forward is delivered and no destination that takes its type has still to take it.
+    sql: `
+ALTER TABLE subscriptions ADD COLUMN forward_seq INTEGER;
+UPDATE subscriptions SET forward_seq = (SELECT coalesce(max(seq), 0) FROM inbox_events)
+  WHERE substr(id, 1, 4) = 'dst_';
+CREATE INDEX subscriptions_forward_idx ON subscriptions (forward_seq) WHERE forward_seq IS NOT NULL;
+DROP TRIGGER deliveries_forwarded;
+CREATE TRIGGER deliveries_forwarded AFTER UPDATE OF state ON deliveries
+WHEN NEW.state = 'delivered' AND substr(NEW.message_id, 1, 3) = 'in_' BEGIN
+  UPDATE inbox_events SET processed_at = NEW.updated_at
+  WHERE seq = (SELECT inbox_seq FROM messages WHERE id = NEW.message_id) AND processed_at IS NULL
+    AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_id = NEW.message_id AND state <> 'delivered')
+    AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.forward_seq < inbox_events.seq
+      AND (s.event_types IS NULL
+        OR EXISTS (SELECT 1 FROM json_each(s.event_types) WHERE value = inbox_events.event_type)));
+END;
+`,
+  },
 ];
 
 /** The newest schema version this package knows. */

@@ -30,7 +30,8 @@ ORDER BY d.due_at, d.id LIMIT ?`;
 /**
  * The destinations' claim, step one: every destination's claim columns (a handful of rows, read whole).
  */
-export const DESTINATION_CLAIM_ROWS = `SELECT id, url, enabled, paused, ordered, max_in_flight, rate_limit, next_send_at
+export const DESTINATION_CLAIM_ROWS = `SELECT id, url, enabled, paused, ordered, max_in_flight, rate_limit, next_send_at,
+  forward_seq
 FROM subscriptions WHERE ${scopeSql("id", "receiver")}`;
 
 /**
@@ -199,31 +200,45 @@ WHERE id IN (SELECT value FROM json_each(?))`;
 
 /** The destinations' id range (`dst_…`, shared/target-scope.ts), written into the forward statements. */
 const DESTINATIONS = scopeSql("s.id", "receiver");
-/** Whether any destination exists, and whether any is not paused (the forward gate: it forwards, it wakes). */
+/** Whether any destination exists, and whether any is not paused (the forward gate: an event wakes the workers). */
 export const ANY_DESTINATION = `SELECT EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS}),
   EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS} AND s.paused = 0)`;
 
 /** Whether destination `s` takes the event type of inbox row `i`. */
-const TAKES_ROW_TYPE =
+export const TAKES_ROW_TYPE =
   "(s.event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(s.event_types) WHERE value = i.event_type))";
 
+/** The inbox's last seq: where a new destination's cursor starts, and whether a cursor is behind. */
+export const LAST_INBOX_SEQ = "SELECT coalesce(max(seq), 0) FROM inbox_events";
+
 /**
- * The forwarded events' messages of a write's new inbox rows, seqs `from`…`to` (every row in that range is new in
- * this transaction: AUTOINCREMENT seqs only grow, and the write holds the lock): no body of their own (`inbox_seq`
- * names the event), one per event some destination takes. Params: from, to.
+ * How many of a destination's forwards are due and not yet leased, counted up to a bound (the claim takes no more
+ * events while it has that many). Params: id, now, bound.
  */
-export const FORWARD_MESSAGES = `INSERT INTO messages (id, event_type, body, created_at, inbox_seq)
-SELECT 'in_' || i.seq, i.event_type, X'', i.received_at, i.seq FROM inbox_events i
-WHERE i.seq BETWEEN ? AND ? AND EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS} AND ${TAKES_ROW_TYPE})
+export const DUE_FORWARDS_OF = `SELECT count(*) FROM (SELECT 1 FROM deliveries INDEXED BY deliveries_subscription_idx
+WHERE subscription_id = ? AND state = 'pending' AND due_at <= ? LIMIT ?)`;
+
+/** The seq of the n-th inbox event after a cursor (or the last one, if fewer follow). Params: cursor, n. */
+export const TAKE_WINDOW_END = `SELECT max(seq) FROM (SELECT seq FROM inbox_events WHERE seq > ? ORDER BY seq LIMIT ?)`;
+
+/**
+ * The messages of the events a destination takes in seqs `after` < seq <= `to`: no body of their own (`inbox_seq`
+ * names the event), one per event, kept when another destination took the event first. Params: id, after, to.
+ */
+export const TAKE_MESSAGES = `INSERT OR IGNORE INTO messages (id, event_type, body, created_at, inbox_seq)
+SELECT 'in_' || i.seq, i.event_type, X'', i.received_at, i.seq FROM subscriptions s JOIN inbox_events i
+WHERE s.id = ? AND i.seq > ? AND i.seq <= ? AND ${TAKES_ROW_TYPE}
 ORDER BY i.seq`;
 
 /**
- * One pending forward per new event and destination that takes its type, read in the write's transaction (a
- * destination deleted by another process is not forwarded to), in commit order, then destination order (the delivery
- * ids an ordered destination goes by). Params: from, to (the seqs of {@link FORWARD_MESSAGES}).
+ * One pending forward per event the destination takes in that range, in commit order (the delivery ids an ordered
+ * destination goes by), created as received (lag counts from the event's arrival). Params: id, after, to.
  */
-export const FORWARD_DELIVERIES = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
-SELECT m.id, s.id, 'pending', m.created_at, m.created_at, m.created_at
-FROM inbox_events i JOIN messages m ON m.id = 'in_' || i.seq JOIN subscriptions s ON ${DESTINATIONS}
-WHERE i.seq BETWEEN ? AND ? AND ${TAKES_ROW_TYPE}
-ORDER BY i.seq, s.id`;
+export const TAKE_DELIVERIES = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
+SELECT 'in_' || i.seq, s.id, 'pending', i.received_at, i.received_at, i.received_at
+FROM subscriptions s JOIN inbox_events i
+WHERE s.id = ? AND i.seq > ? AND i.seq <= ? AND ${TAKES_ROW_TYPE}
+ORDER BY i.seq`;
+
+/** A destination's cursor moved past what it took. Params: seq, id. */
+export const MOVE_FORWARD_CURSOR = "UPDATE subscriptions SET forward_seq = ? WHERE id = ?";

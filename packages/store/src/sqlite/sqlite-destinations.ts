@@ -25,6 +25,7 @@ import { rotateStoredSecrets, storedSecrets } from "../shared/subscription-codec
 import { checkGraceMs } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 import { disableSubscription } from "./disable-subscription.js";
+import { LAST_INBOX_SEQ, TAKES_ROW_TYPE } from "./outbox-sql.js";
 
 const IN_RANGE = destinationRows("id");
 
@@ -120,8 +121,8 @@ function create(ctx: SqliteContext, input: CreateDestinationInput): Destination 
   ctx
     .sql(
       `INSERT INTO subscriptions (id, url, token, secrets, created_at, updated_at, name, event_types, paused, ordered,
-         max_in_flight, rate_limit, headers, timeout_ms, signing, application_id)
-       VALUES (?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+         max_in_flight, rate_limit, headers, timeout_ms, signing, application_id, forward_seq)
+       VALUES (?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, (${LAST_INBOX_SEQ}))`,
     )
     .run(id, columns.url, secrets, at, at, ...optionValues(columns));
   return current(ctx, id);
@@ -187,22 +188,29 @@ function rotate(ctx: SqliteContext, id: string, secret: string, graceMs: number)
   return current(ctx, id);
 }
 
-/** Each destination's depth, lag and failures, through the due index and the failures' partial index. */
+/**
+ * Each destination's depth, lag and failures, through the due index and the failures' partial index. Depth and lag
+ * count the events it has not taken yet (after its cursor, of its types: decision 45) with its unfinished rows.
+ */
 function stats(ctx: SqliteContext): DestinationStats[] {
   const rows = ctx
     .sql(
-      `SELECT s.id,
+      `SELECT id, depth + untaken AS depth, min(coalesce(oldest, untaken_oldest), coalesce(untaken_oldest, oldest))
+         AS oldest, failed, blocked FROM (SELECT s.id,
          (SELECT count(*) FROM deliveries d INDEXED BY deliveries_due_idx
            WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id) AS depth,
          (SELECT min(d.created_at) FROM deliveries d INDEXED BY deliveries_due_idx
            WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id) AS oldest,
+         (SELECT count(*) FROM inbox_events i WHERE i.seq > s.forward_seq AND ${TAKES_ROW_TYPE}) AS untaken,
+         (SELECT i.received_at FROM inbox_events i WHERE i.seq > s.forward_seq AND ${TAKES_ROW_TYPE}
+           ORDER BY i.seq LIMIT 1) AS untaken_oldest,
          (SELECT count(*) FROM deliveries d WHERE d.state = 'failed' AND d.subscription_id = s.id) AS failed,
          (SELECT CASE WHEN d.attempts > 0 THEN coalesce(i.webhook_id, m.id) END
            FROM deliveries d INDEXED BY deliveries_due_idx JOIN messages m ON m.id = d.message_id
            LEFT JOIN inbox_events i ON i.seq = m.inbox_seq
            WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id AND s.ordered = 1
            ORDER BY d.id LIMIT 1) AS blocked
-       FROM subscriptions s WHERE ${destinationRows("s.id")} ORDER BY s.id`,
+       FROM subscriptions s WHERE ${destinationRows("s.id")}) ORDER BY id`,
     )
     .all() as DestinationStatsRow[];
   return rows.map(toDestinationStats);

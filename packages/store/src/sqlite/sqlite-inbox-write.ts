@@ -3,7 +3,7 @@ import type { InboxRecordResult } from "../api/inbox.js";
 import { headersJson } from "../shared/headers.js";
 import { type PendingInboxRow, storedInboxEvent } from "../shared/rows.js";
 import type { SqliteContext } from "./context.js";
-import { ANY_DESTINATION, FORWARD_DELIVERIES, FORWARD_MESSAGES, insertInboxEventsSql } from "./outbox-sql.js";
+import { ANY_DESTINATION, insertInboxEventsSql } from "./outbox-sql.js";
 
 /** The most rows one INSERT statement of the inbox carries (5 values each, far below SQLite's variable limit). */
 const ROWS_PER_INSERT = 64;
@@ -19,7 +19,6 @@ export interface SqliteInboxWriter {
   insertOne: Database.Statement;
   oneByOne: Database.Transaction<typeof insertOneByOne>;
   inChunks: Database.Transaction<typeof insertInChunks>;
-  withForwards: Database.Transaction<typeof insertWithForwards>;
 }
 
 /**
@@ -37,13 +36,15 @@ export function createSqliteInboxWriter(ctx: SqliteContext): SqliteInboxWriter {
     insertOne: ctx.sql(INSERT_ONE),
     oneByOne: ctx.db.transaction(insertOneByOne),
     inChunks: ctx.db.transaction(insertInChunks),
-    withForwards: ctx.db.transaction(insertWithForwards),
   };
 }
 
 /**
  * Inserts a group commit's rows in one commit and tells the live streams their seqs. Run it inside `runSqlite`,
- * which maps errors and waits out another process's lock.
+ * which maps errors and waits out another process's lock. Destinations write nothing here (decision 45): an event
+ * after a destination's cursor is its pending forward, so the inbox's commit is the forward's. New events wake the
+ * outbox's workers while some destination is not paused (the forward gate, looked at again every second and at once
+ * on this process's changes).
  *
  * @example
  * ```ts
@@ -52,48 +53,18 @@ export function createSqliteInboxWriter(ctx: SqliteContext): SqliteInboxWriter {
  */
 export function commitInboxRows(writer: SqliteInboxWriter, rows: PendingInboxRow[]): InboxRecordResult[] {
   const { ctx } = writer;
+  const results = insertBatch(writer, rows);
+  const seqs: number[] = [];
+  for (const result of results) if (!result.duplicate) seqs.push(result.event.seq);
+  if (seqs.length === 0) return results;
+  ctx.inboxSeqs.emit(seqs);
   if (ctx.forwardGate.stale()) {
     const [any, notPaused] = ctx.sql(ANY_DESTINATION).raw(true).get() as [number, number];
     ctx.forwardGate.set(any === 1, notPaused === 1);
   }
-  const forwarded = ctx.forwardGate.open ? writer.withForwards.immediate(writer, rows) : undefined;
-  const results = forwarded?.results ?? insertBatch(writer, rows);
-  const seqs: number[] = [];
-  for (const result of results) if (!result.duplicate) seqs.push(result.event.seq);
-  if (seqs.length > 0) ctx.inboxSeqs.emit(seqs);
-  // Only paused destinations: a claim would skip their forwards, so waking the workers would cost a claim for nothing.
-  if (forwarded !== undefined && forwarded.forwards > 0 && ctx.forwardGate.wakes) ctx.outboxWork.emit();
+  // Only paused destinations: a claim would take nothing, so waking the workers would cost a claim for nothing.
+  if (ctx.forwardGate.wakes) ctx.outboxWork.emit();
   return results;
-}
-
-/**
- * With destinations: the batch's rows (by the same statements as without) and, for its new events, their forwards
- * in the same transaction (one commit), two statements for the whole batch: a message row naming each inbox event
- * some destination takes (no second copy of the body), and one delivery per such event and destination. A duplicate
- * creates nothing.
- */
-function insertWithForwards(
-  writer: SqliteInboxWriter,
-  rows: PendingInboxRow[],
-): { results: InboxRecordResult[]; forwards: number } {
-  const results = insertInTransaction(writer, rows);
-  let from = Number.POSITIVE_INFINITY;
-  let to = 0;
-  for (const result of results) {
-    if (result.duplicate) continue;
-    from = Math.min(from, result.event.seq);
-    to = Math.max(to, result.event.seq);
-  }
-  if (to === 0) return { results, forwards: 0 };
-  const { ctx } = writer;
-  if (ctx.sql(FORWARD_MESSAGES).run(from, to).changes === 0) return { results, forwards: 0 };
-  return { results, forwards: ctx.sql(FORWARD_DELIVERIES).run(from, to).changes };
-}
-
-/** A batch's rows inside the caller's transaction: in statements of many rows, one by one after a duplicate. */
-function insertInTransaction(writer: SqliteInboxWriter, rows: PendingInboxRow[]): InboxRecordResult[] {
-  if (rows.length === 1) return [insertRow(writer, rows[0] as PendingInboxRow)];
-  return insertInChunks(writer, rows);
 }
 
 /**

@@ -22,8 +22,8 @@ export function pingSqlite(db: Database.Database, path: string, minFreeDiskBytes
 }
 
 /**
- * One purge batch: old inbox events, and old messages none of whose deliveries is still pending or leased. Run it
- * inside `runSqlite`.
+ * One purge batch: old inbox events (not those a destination has still to take: after the lowest cursor, decision
+ * 45), and old messages none of whose deliveries is still pending or leased. Run it inside `runSqlite`.
  *
  * @example
  * ```ts
@@ -36,6 +36,7 @@ export function purgeSqlite(ctx: SqliteContext, options: PurgeOptions): PurgeRes
     .sql(
       `DELETE FROM inbox_events WHERE seq IN
          (SELECT seq FROM inbox_events i WHERE received_at < ?
+           AND seq <= coalesce((SELECT min(forward_seq) FROM subscriptions WHERE forward_seq IS NOT NULL), seq)
            AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = 'in_' || i.seq
                            AND d.state IN ('pending', 'leased'))
            ORDER BY seq LIMIT ?)`,

@@ -20,16 +20,21 @@ import {
   FAIL_DISABLED,
   HEAD_OF,
   IN_FLIGHT_OF,
+  LAST_INBOX_SEQ,
   LEASE_MANY,
   LEASED_FORWARDS,
   LIMITED_CLAIM_ROWS,
   LIMITED_DUE,
+  MOVE_FORWARD_CURSOR,
   SET_NEXT_SEND,
+  TAKE_DELIVERIES,
+  TAKE_MESSAGES,
+  TAKE_WINDOW_END,
 } from "./outbox-sql.js";
 
 /**
  * The claim's targets (every destination, or the rate-limited subscriptions `only`) and their due candidates,
- * those skipped left out; `null` when none.
+ * those skipped left out, with the forwards a destination takes now (`takeForwards`); `null` when none.
  */
 function targetsAndDue(
   ctx: SqliteContext,
@@ -54,8 +59,46 @@ function targetsAndDue(
           .raw(true)
           .all(at, JSON.stringify(targets.filter((t) => !skip.includes(t.id)).map((t) => t.id)), plan.scan)
   ) as [number, string][];
-  if (rows.length === 0) return null;
-  return { targets, candidates: rows.map(([id, subscriptionId]): DueCandidate => ({ id, subscriptionId })) };
+  const candidates = rows.map(([id, subscriptionId]): DueCandidate => ({ id, subscriptionId }));
+  if (only === null) takeForwards(ctx, targets, skip, candidates, plan.limit);
+  return candidates.length === 0 ? null : { targets, candidates };
+}
+
+/**
+ * Decision 45: a destination's pending forwards are the inbox events after its cursor (`forward_seq`) that its
+ * types take; nothing is written for them at ingest. Each destination this claim may serve (not skipped: not
+ * paused, not a consumer unless it is the claim's target) and whose cursor is behind takes the next events, as many
+ * as the claim's limit less its due rows already among the candidates (so its rows stay bounded while it is slow):
+ * their message and delivery rows are created in the claim's transaction, in seq order, and its cursor moves past
+ * the events looked at. The new rows join the candidates (after the older ones) and the options decide as for any.
+ */
+function takeForwards(
+  ctx: SqliteContext,
+  targets: readonly TargetClaimRow[],
+  skip: readonly string[],
+  candidates: DueCandidate[],
+  limit: number,
+): void {
+  let last: number | undefined;
+  for (const target of targets) {
+    const cursor = target.forward_seq;
+    if (cursor === undefined || cursor === null || skip.includes(target.id)) continue;
+    last ??= ctx.sql(LAST_INBOX_SEQ).pluck().get() as number;
+    if (cursor >= last) continue;
+    let due = 0;
+    for (const candidate of candidates) if (candidate.subscriptionId === target.id) due++;
+    if (due >= limit) continue;
+    const to = ctx
+      .sql(TAKE_WINDOW_END)
+      .pluck()
+      .get(cursor, limit - due) as number;
+    ctx.sql(TAKE_MESSAGES).run(target.id, cursor, to);
+    const taken = ctx.sql(TAKE_DELIVERIES).run(target.id, cursor, to);
+    ctx.sql(MOVE_FORWARD_CURSOR).run(to, target.id);
+    // One statement under the write lock: AUTOINCREMENT gives its rows consecutive ids, the last one reported.
+    const first = Number(taken.lastInsertRowid) - taken.changes + 1;
+    for (let i = 0; i < taken.changes; i++) candidates.push({ id: first + i, subscriptionId: target.id });
+  }
 }
 
 type ForwardRow = [

@@ -164,6 +164,8 @@ export function destinationConformance(backend: () => TestBackend): void {
       );
       expect(results.map((r) => r.duplicate)).toEqual([false, true, false, true, false]);
       const seqs = results.flatMap((r) => (r.duplicate ? [] : [r.event.seq]));
+      // SQLite creates a forward's rows when the destination first takes it (decision 45), PostgreSQL at ingest.
+      expect(await store.outbox.claim(10, RECEIVER)).toHaveLength(4);
       const listed = await store.outbox.listDeliveries({ subscriptionId: dst.id, limit: 10 });
       const bySeq = [...listed.items].sort((x, y) => Number(x.id) - Number(y.id)).map((d) => d.messageId);
       const firstSeq = first.result.duplicate ? 0 : first.result.event.seq;
@@ -230,6 +232,49 @@ export function destinationConformance(backend: () => TestBackend): void {
       expect(await store.outbox.claim(10, RECEIVER)).toEqual([]);
       await store.outbox.record(first[0] as never, { kind: "delivered", status: 200, latencyMs: 1 });
       expect(await store.outbox.claim(10, RECEIVER)).toHaveLength(1);
+      await store.close();
+    });
+
+    it("an event is processed once every destination taking its type has it; a paused one's depth and lag count its queue", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const active = await store.destinations.create({ name: "a", url: "http://a.internal/" });
+      const held = await store.destinations.create({ name: "h", url: "http://h.internal/", paused: true });
+      const other = await store.destinations.create({
+        name: "o",
+        url: "http://o.internal/",
+        eventTypes: ["otherType"],
+        paused: true,
+      });
+      const received = [];
+      for (let i = 0; i < 3; i++) {
+        received.push(await receive(store));
+        clock.advance(100);
+      }
+      const firstAt = clock.now() - 300;
+      const stats = async (id: string) =>
+        (await store.destinations.stats()).find((s) => s.destinationId === id);
+      expect(await stats(held.id)).toMatchObject({ depth: 3, oldestPendingAt: new Date(firstAt), failed: 0 });
+      expect(await stats(other.id)).toMatchObject({ depth: 0, oldestPendingAt: null });
+      const toActive = await store.outbox.claim(10, RECEIVER);
+      expect(toActive.map((d) => [d.subscription.id, d.message.id])).toEqual(
+        received.map((r) => [active.id, r.webhookId]),
+      );
+      for (const d of toActive)
+        await store.outbox.record(d as never, { kind: "delivered", status: 200, latencyMs: 1 });
+      // The paused destination has not taken them: not processed (the one taking another type does not count).
+      for (const r of received) expect((await store.inbox.get(r.webhookId))?.processedAt).toBeNull();
+      expect(await stats(held.id)).toMatchObject({ depth: 3, oldestPendingAt: new Date(firstAt) });
+      await store.destinations.resume(held.id);
+      const toHeld = await store.outbox.claim(10, RECEIVER);
+      expect(toHeld.map((d) => [d.subscription.id, d.message.id])).toEqual(
+        received.map((r) => [held.id, r.webhookId]),
+      );
+      for (const d of toHeld)
+        await store.outbox.record(d as never, { kind: "delivered", status: 200, latencyMs: 1 });
+      for (const r of received)
+        expect((await store.inbox.get(r.webhookId))?.processedAt).toBeInstanceOf(Date);
+      expect(await stats(held.id)).toMatchObject({ depth: 0, oldestPendingAt: null });
       await store.close();
     });
 
