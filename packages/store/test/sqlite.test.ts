@@ -272,6 +272,55 @@ describe("SQLite forwards as a cursor over the inbox (decision 45)", () => {
     }
   });
 
+  it("keeps a slow destination's rows bounded: each takes what it can send, several destinations behind at once", async () => {
+    const store = await open();
+    const slow = [];
+    for (const name of ["s1", "s2", "s3"]) {
+      slow.push(await store.destinations.create({ name, url: `http://${name}.internal/`, maxInFlight: 1 }));
+    }
+    for (let i = 0; i < 200; i++) await store.inbox.record({ webhookId: `slow${i}`, body: "{}" });
+    const handed = [];
+    for (let round = 0; round < 20; round++) handed.push(...(await store.outbox.claim(4, RECEIVER)));
+    expect(handed.map((d) => d.message.id)).toEqual(["slow0", "slow0", "slow0"]);
+    const raw = new Database(file, { readonly: true });
+    try {
+      for (const dst of slow) {
+        // Its four newest rows at most pending beside the one in flight: the claim's limit, plus the lease.
+        expect(
+          rows(raw, `SELECT count(*) FROM deliveries WHERE subscription_id = '${dst.id}'`),
+        ).toBeLessThanOrEqual(5);
+      }
+    } finally {
+      raw.close();
+    }
+  });
+
+  it("beside a process of the version before: no event is sent twice, and a destination it creates gets what follows", async () => {
+    const store = await open();
+    const dst = await store.destinations.create({ name: "new", url: "http://new.internal/" });
+    await store.inbox.record({ webhookId: "before", body: "{}" });
+    const raw = new Database(file);
+    try {
+      // What a version-9 process writes beside this one: a forward row at ingest, and a destination without a cursor.
+      raw.exec(`INSERT INTO inbox_events (webhook_id, event_type, body, headers, received_at)
+          VALUES ('by-old', 'newPlant', '{}', '{}', 2);
+        INSERT INTO messages (id, event_type, body, created_at, inbox_seq) VALUES ('in_2', 'newPlant', X'', 2, 2);
+        INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
+          VALUES ('in_2', '${dst.id}', 'pending', 2, 2, 2);
+        INSERT INTO subscriptions (id, url, token, secrets, created_at, updated_at, name, application_id)
+          VALUES ('dst_old', 'http://old.internal/', '', '[]', 3, 3, 'old', NULL);`);
+    } finally {
+      raw.close();
+    }
+    await store.inbox.record({ webhookId: "after", body: "{}" });
+    const claimed = await store.outbox.claim(20, RECEIVER);
+    expect(
+      claimed
+        .map((d) => `${d.subscription.id === dst.id ? "new" : d.subscription.id}:${d.message.id}`)
+        .sort(),
+    ).toEqual(["dst_old:after", "new:after", "new:before", "new:by-old"].sort());
+  });
+
   it("upgrades a version 9 file: its forward rows written at ingest are served once, later events by the cursor", async () => {
     const raw = new Database(file);
     raw.exec(

@@ -11,8 +11,10 @@ export interface TargetClaimRow {
   max_in_flight: number | string | null;
   rate_limit: number | string | null;
   next_send_at: number | string;
-  /** A destination's forward cursor (SQLite, decision 45): the last inbox seq it has taken; absent or null elsewhere. */
+  /** A destination's forward cursor (SQLite, decision 45): the last inbox seq it has taken; absent elsewhere. */
   forward_seq?: number | null;
+  /** Its event types (a JSON array; null: every type), read with the cursor (SQLite). */
+  event_types?: string | null;
 }
 
 /** A due delivery as the claim of destinations looks at it. */

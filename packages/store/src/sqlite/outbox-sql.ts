@@ -31,7 +31,7 @@ ORDER BY d.due_at, d.id LIMIT ?`;
  * The destinations' claim, step one: every destination's claim columns (a handful of rows, read whole).
  */
 export const DESTINATION_CLAIM_ROWS = `SELECT id, url, enabled, paused, ordered, max_in_flight, rate_limit, next_send_at,
-  forward_seq
+  forward_seq, event_types
 FROM subscriptions WHERE ${scopeSql("id", "receiver")}`;
 
 /**
@@ -204,7 +204,7 @@ const DESTINATIONS = scopeSql("s.id", "receiver");
 export const ANY_DESTINATION = `SELECT EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS}),
   EXISTS (SELECT 1 FROM subscriptions s WHERE ${DESTINATIONS} AND s.paused = 0)`;
 
-/** Whether destination `s` takes the event type of inbox row `i`. */
+/** Whether destination `s` takes the event type of inbox row `i` (the processed trigger's rule, migration 10). */
 export const TAKES_ROW_TYPE =
   "(s.event_types IS NULL OR EXISTS (SELECT 1 FROM json_each(s.event_types) WHERE value = i.event_type))";
 
@@ -212,33 +212,67 @@ export const TAKES_ROW_TYPE =
 export const LAST_INBOX_SEQ = "SELECT coalesce(max(seq), 0) FROM inbox_events";
 
 /**
- * How many of a destination's forwards are due and not yet leased, counted up to a bound (the claim takes no more
- * events while it has that many). Params: id, now, bound.
+ * Whether an inbox row `i` is of the types `@types` (a destination's `event_types`, a JSON array, bound as a
+ * parameter so that SQLite reads the array once per statement, not once per row; NULL: every type).
  */
-export const DUE_FORWARDS_OF = `SELECT count(*) FROM (SELECT 1 FROM deliveries INDEXED BY deliveries_subscription_idx
-WHERE subscription_id = ? AND state = 'pending' AND due_at <= ? LIMIT ?)`;
-
-/** The seq of the n-th inbox event after a cursor (or the last one, if fewer follow). Params: cursor, n. */
-export const TAKE_WINDOW_END = `SELECT max(seq) FROM (SELECT seq FROM inbox_events WHERE seq > ? ORDER BY seq LIMIT ?)`;
+const OF_TYPES = "(@types IS NULL OR i.event_type IN (SELECT value FROM json_each(@types)))";
 
 /**
- * The messages of the events a destination takes in seqs `after` < seq <= `to`: no body of their own (`inbox_seq`
- * names the event), one per event, kept when another destination took the event first. Params: id, after, to.
+ * A destination that is behind: how many of its newest `@limit` deliveries are still pending (taken, not yet sent),
+ * through `deliveries_by_subscription_idx` (its last rows only). Params: @id, @limit.
+ */
+export const PENDING_AMONG_NEWEST = `SELECT count(*) FROM (SELECT state FROM deliveries
+INDEXED BY deliveries_by_subscription_idx WHERE subscription_id = @id ORDER BY id DESC LIMIT @limit)
+WHERE state = 'pending'`;
+
+/** Every type: the seq of the `@n`-th inbox event after `@cursor` (or the last one, if fewer follow). */
+export const TAKE_WINDOW_END = `SELECT max(seq) FROM (SELECT seq FROM inbox_events WHERE seq > @cursor ORDER BY seq
+LIMIT @n)`;
+
+/**
+ * Some types: the seq of the `@n`-th event of `@types` after `@cursor` among the next `@look` events, or the last of
+ * those looked at if fewer are of its types (the cursor moves past what was looked at either way, so a destination
+ * taking a rare type keeps up with a busy inbox, `@look` events per claim).
+ */
+export const TAKE_TYPED_WINDOW_END = `WITH looked AS MATERIALIZED (SELECT seq, event_type FROM inbox_events
+  WHERE seq > @cursor ORDER BY seq LIMIT @look),
+matched AS (SELECT seq FROM looked i WHERE ${OF_TYPES} ORDER BY seq LIMIT @n)
+SELECT CASE WHEN (SELECT count(*) FROM matched) = @n THEN (SELECT max(seq) FROM matched)
+  ELSE (SELECT max(seq) FROM looked) END`;
+
+/**
+ * The messages of the events of `@types` in seqs `@cursor` < seq <= `@to`: no body of their own (`inbox_seq` names
+ * the event), one per event, kept when another destination took the event first.
  */
 export const TAKE_MESSAGES = `INSERT OR IGNORE INTO messages (id, event_type, body, created_at, inbox_seq)
-SELECT 'in_' || i.seq, i.event_type, X'', i.received_at, i.seq FROM subscriptions s JOIN inbox_events i
-WHERE s.id = ? AND i.seq > ? AND i.seq <= ? AND ${TAKES_ROW_TYPE}
+SELECT 'in_' || i.seq, i.event_type, X'', i.received_at, i.seq FROM inbox_events i
+WHERE i.seq > @cursor AND i.seq <= @to AND ${OF_TYPES}
 ORDER BY i.seq`;
 
 /**
- * One pending forward per event the destination takes in that range, in commit order (the delivery ids an ordered
- * destination goes by), created as received (lag counts from the event's arrival). Params: id, after, to.
+ * One pending forward to destination `@id` per event of `@types` in that range, in commit order (the delivery ids an
+ * ordered destination goes by), created as received (lag counts from the event's arrival). An event that already has
+ * a forward to it is passed over: one written at ingest by a process of an older version still running beside this
+ * one (migration 10 is applied while others may run), so no event is sent twice without a crash.
  */
 export const TAKE_DELIVERIES = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
-SELECT 'in_' || i.seq, s.id, 'pending', i.received_at, i.received_at, i.received_at
-FROM subscriptions s JOIN inbox_events i
-WHERE s.id = ? AND i.seq > ? AND i.seq <= ? AND ${TAKES_ROW_TYPE}
+SELECT 'in_' || i.seq, @id, 'pending', i.received_at, i.received_at, i.received_at
+FROM inbox_events i
+WHERE i.seq > @cursor AND i.seq <= @to AND ${OF_TYPES}
+  AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = 'in_' || i.seq AND d.subscription_id = @id)
 ORDER BY i.seq`;
 
-/** A destination's cursor moved past what it took. Params: seq, id. */
+/**
+ * A destination without a cursor, created by a process of an older version after migration 10: it starts after the
+ * last event received before it was created (the ones after are taken; those that process wrote forwards for are
+ * passed over by {@link TAKE_DELIVERIES}). Param: id. Returns the cursor.
+ */
+export const START_FORWARD_CURSOR = `UPDATE subscriptions SET forward_seq = coalesce((SELECT seq FROM inbox_events
+  WHERE received_at < subscriptions.created_at ORDER BY seq DESC LIMIT 1), 0)
+WHERE id = ? RETURNING forward_seq`;
+
+/** The events after a destination's cursor of its types: how many, and when the first arrived. Params: @cursor, @types. */
+export const UNTAKEN_OF = `SELECT count(*) AS n, min(i.received_at) AS oldest FROM inbox_events i
+WHERE i.seq > @cursor AND ${OF_TYPES}`;
+
 export const MOVE_FORWARD_CURSOR = "UPDATE subscriptions SET forward_seq = ? WHERE id = ?";

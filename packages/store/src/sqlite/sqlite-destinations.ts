@@ -25,7 +25,7 @@ import { rotateStoredSecrets, storedSecrets } from "../shared/subscription-codec
 import { checkGraceMs } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 import { disableSubscription } from "./disable-subscription.js";
-import { LAST_INBOX_SEQ, TAKES_ROW_TYPE } from "./outbox-sql.js";
+import { LAST_INBOX_SEQ, UNTAKEN_OF } from "./outbox-sql.js";
 
 const IN_RANGE = destinationRows("id");
 
@@ -195,23 +195,30 @@ function rotate(ctx: SqliteContext, id: string, secret: string, graceMs: number)
 function stats(ctx: SqliteContext): DestinationStats[] {
   const rows = ctx
     .sql(
-      `SELECT id, depth + untaken AS depth, min(coalesce(oldest, untaken_oldest), coalesce(untaken_oldest, oldest))
-         AS oldest, failed, blocked FROM (SELECT s.id,
+      `SELECT s.id, s.forward_seq, s.event_types,
          (SELECT count(*) FROM deliveries d INDEXED BY deliveries_due_idx
            WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id) AS depth,
          (SELECT min(d.created_at) FROM deliveries d INDEXED BY deliveries_due_idx
            WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id) AS oldest,
-         (SELECT count(*) FROM inbox_events i WHERE i.seq > s.forward_seq AND ${TAKES_ROW_TYPE}) AS untaken,
-         (SELECT i.received_at FROM inbox_events i WHERE i.seq > s.forward_seq AND ${TAKES_ROW_TYPE}
-           ORDER BY i.seq LIMIT 1) AS untaken_oldest,
          (SELECT count(*) FROM deliveries d WHERE d.state = 'failed' AND d.subscription_id = s.id) AS failed,
          (SELECT CASE WHEN d.attempts > 0 THEN coalesce(i.webhook_id, m.id) END
            FROM deliveries d INDEXED BY deliveries_due_idx JOIN messages m ON m.id = d.message_id
            LEFT JOIN inbox_events i ON i.seq = m.inbox_seq
            WHERE d.state IN ('pending', 'leased') AND d.subscription_id = s.id AND s.ordered = 1
            ORDER BY d.id LIMIT 1) AS blocked
-       FROM subscriptions s WHERE ${destinationRows("s.id")}) ORDER BY id`,
+       FROM subscriptions s WHERE ${destinationRows("s.id")} ORDER BY s.id`,
     )
-    .all() as DestinationStatsRow[];
+    .all() as (DestinationStatsRow & { forward_seq: number | null; event_types: string | null })[];
+  for (const row of rows) {
+    if (row.forward_seq === null) continue;
+    const untaken = ctx.sql(UNTAKEN_OF).get({ cursor: row.forward_seq, types: row.event_types }) as {
+      n: number;
+      oldest: number | null;
+    };
+    row.depth = Number(row.depth) + untaken.n;
+    if (untaken.oldest !== null && (row.oldest === null || untaken.oldest < Number(row.oldest))) {
+      row.oldest = untaken.oldest;
+    }
+  }
   return rows.map(toDestinationStats);
 }

@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { PurgeOptions, PurgeResult } from "../api/store.js";
 import { purgeLimits } from "../shared/purge.js";
 import type { SqliteContext } from "./context.js";
+import { TAKES_ROW_TYPE } from "./outbox-sql.js";
 import { checkFreeSpace } from "./sqlite-file.js";
 
 /**
@@ -22,8 +23,8 @@ export function pingSqlite(db: Database.Database, path: string, minFreeDiskBytes
 }
 
 /**
- * One purge batch: old inbox events (not those a destination has still to take: after the lowest cursor, decision
- * 45), and old messages none of whose deliveries is still pending or leased. Run it inside `runSqlite`.
+ * One purge batch: old inbox events (not those a destination of their type has still to take, after its cursor:
+ * decision 45), and old messages none of whose deliveries is still pending or leased. Run it inside `runSqlite`.
  *
  * @example
  * ```ts
@@ -36,7 +37,7 @@ export function purgeSqlite(ctx: SqliteContext, options: PurgeOptions): PurgeRes
     .sql(
       `DELETE FROM inbox_events WHERE seq IN
          (SELECT seq FROM inbox_events i WHERE received_at < ?
-           AND seq <= coalesce((SELECT min(forward_seq) FROM subscriptions WHERE forward_seq IS NOT NULL), seq)
+           AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.forward_seq < i.seq AND ${TAKES_ROW_TYPE})
            AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = 'in_' || i.seq
                            AND d.state IN ('pending', 'leased'))
            ORDER BY seq LIMIT ?)`,

@@ -26,9 +26,12 @@ import {
   LIMITED_CLAIM_ROWS,
   LIMITED_DUE,
   MOVE_FORWARD_CURSOR,
+  PENDING_AMONG_NEWEST,
   SET_NEXT_SEND,
+  START_FORWARD_CURSOR,
   TAKE_DELIVERIES,
   TAKE_MESSAGES,
+  TAKE_TYPED_WINDOW_END,
   TAKE_WINDOW_END,
 } from "./outbox-sql.js";
 
@@ -60,45 +63,51 @@ function targetsAndDue(
           .all(at, JSON.stringify(targets.filter((t) => !skip.includes(t.id)).map((t) => t.id)), plan.scan)
   ) as [number, string][];
   const candidates = rows.map(([id, subscriptionId]): DueCandidate => ({ id, subscriptionId }));
-  if (only === null) takeForwards(ctx, targets, skip, candidates, plan.limit);
+  if (only === null) candidates.push(...takeForwards(ctx, targets, skip, plan.limit));
   return candidates.length === 0 ? null : { targets, candidates };
 }
 
+/** The most inbox events a destination taking some types looks at in one claim (decision 45). */
+const TYPED_LOOK_AHEAD = 4096;
+
 /**
- * Decision 45: a destination's pending forwards are the inbox events after its cursor (`forward_seq`) that its
- * types take; nothing is written for them at ingest. Each destination this claim may serve (not skipped: not
- * paused, not a consumer unless it is the claim's target) and whose cursor is behind takes the next events, as many
- * as the claim's limit less its due rows already among the candidates (so its rows stay bounded while it is slow):
- * their message and delivery rows are created in the claim's transaction, in seq order, and its cursor moves past
- * the events looked at. The new rows join the candidates (after the older ones) and the options decide as for any.
+ * Decision 45: a destination's pending forwards are the inbox events after its cursor (`forward_seq`) of its types;
+ * nothing is written for them at ingest. Each destination this claim may serve (not skipped: not paused, not a
+ * consumer unless it is the claim's target, not rate-limited past the horizon) whose cursor is behind takes the next
+ * events of its types, as many as the claim's limit less those of its newest rows still pending (so a slow
+ * destination's rows stay bounded): their message and delivery rows are created in the claim's transaction, in seq
+ * order, and its cursor moves past the events looked at. Returns the new rows, which join the candidates.
  */
 function takeForwards(
   ctx: SqliteContext,
   targets: readonly TargetClaimRow[],
   skip: readonly string[],
-  candidates: DueCandidate[],
   limit: number,
-): void {
+): DueCandidate[] {
+  const taken: DueCandidate[] = [];
   let last: number | undefined;
   for (const target of targets) {
-    const cursor = target.forward_seq;
-    if (cursor === undefined || cursor === null || skip.includes(target.id)) continue;
+    if (skip.includes(target.id)) continue;
     last ??= ctx.sql(LAST_INBOX_SEQ).pluck().get() as number;
+    const cursor = target.forward_seq ?? (ctx.sql(START_FORWARD_CURSOR).pluck().get(target.id) as number);
     if (cursor >= last) continue;
-    let due = 0;
-    for (const candidate of candidates) if (candidate.subscriptionId === target.id) due++;
-    if (due >= limit) continue;
-    const to = ctx
-      .sql(TAKE_WINDOW_END)
-      .pluck()
-      .get(cursor, limit - due) as number;
-    ctx.sql(TAKE_MESSAGES).run(target.id, cursor, to);
-    const taken = ctx.sql(TAKE_DELIVERIES).run(target.id, cursor, to);
-    ctx.sql(MOVE_FORWARD_CURSOR).run(to, target.id);
+    const id = target.id;
+    const n = limit - (ctx.sql(PENDING_AMONG_NEWEST).pluck().get({ id, limit }) as number);
+    if (n <= 0) continue;
+    const types = target.event_types ?? null;
+    const to = (
+      types === null
+        ? ctx.sql(TAKE_WINDOW_END).pluck().get({ cursor, n })
+        : ctx.sql(TAKE_TYPED_WINDOW_END).pluck().get({ cursor, n, types, look: TYPED_LOOK_AHEAD })
+    ) as number;
+    ctx.sql(TAKE_MESSAGES).run({ cursor, to, types });
+    const inserted = ctx.sql(TAKE_DELIVERIES).run({ id, cursor, to, types });
+    ctx.sql(MOVE_FORWARD_CURSOR).run(to, id);
     // One statement under the write lock: AUTOINCREMENT gives its rows consecutive ids, the last one reported.
-    const first = Number(taken.lastInsertRowid) - taken.changes + 1;
-    for (let i = 0; i < taken.changes; i++) candidates.push({ id: first + i, subscriptionId: target.id });
+    const first = Number(inserted.lastInsertRowid) - inserted.changes + 1;
+    for (let i = 0; i < inserted.changes; i++) taken.push({ id: first + i, subscriptionId: id });
   }
+  return taken;
 }
 
 type ForwardRow = [

@@ -278,6 +278,38 @@ export function destinationConformance(backend: () => TestBackend): void {
       await store.close();
     });
 
+    it("a destination taking a rare type gets it at its first claim behind a busy inbox; retention keeps only its types", async () => {
+      const clock = manualClock();
+      const store = await backend().open({ now: clock.now });
+      const rare = await store.destinations.create({
+        name: "rare",
+        url: "http://rare.internal/",
+        eventTypes: ["rare"],
+      });
+      const held = await store.destinations.create({
+        name: "held",
+        url: "http://held.internal/",
+        eventTypes: ["rare"],
+        paused: true,
+      });
+      const busy = [];
+      for (let i = 0; i < 50; i++) busy.push(await receive(store));
+      const wanted = await receive(store, "rare");
+      const claimed = await store.outbox.claim(2, RECEIVER);
+      expect(claimed.map((d) => [d.subscription.id, d.message.id])).toEqual([[rare.id, wanted.webhookId]]);
+      await store.outbox.record(claimed[0] as never, { kind: "delivered", status: 200, latencyMs: 1 });
+      expect(await store.outbox.claim(2, RECEIVER)).toEqual([]);
+      // The paused one holds its own type's event, not the others'.
+      clock.advance(10);
+      await store.purge({ before: clock.now() + 1 });
+      expect(await store.inbox.get(wanted.webhookId)).not.toBeNull();
+      for (const r of busy) expect(await store.inbox.get(r.webhookId)).toBeNull();
+      expect((await store.destinations.stats()).find((s) => s.destinationId === held.id)).toMatchObject({
+        depth: 1,
+      });
+      await store.close();
+    });
+
     it("a forward only to a paused destination wakes no worker; one to an active destination and resume do", async () => {
       const store = await backend().open();
       const dst = await store.destinations.create({ name: "w", url: "http://w.internal/" });
