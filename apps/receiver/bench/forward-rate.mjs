@@ -179,7 +179,7 @@ Command: \`pnpm build && pnpm --filter @plant-store/receiver bench:forward-rate\
 \`BENCH_EVENTS\`, here ${N}; \`BENCH_ROUNDS\`, here ${ROUNDS}). Each contender is its built bin with its defaults (64
 in flight, 16 per target, a SQLite file, one log line per attempt into /dev/null), on a database filled beforehand:
 the sender's with one subscription and ${N} published messages, the receiver's with one destination, paused while
-${N} events were recorded in its inbox (each committing its forward), then resumed. Both send to the same sink
+${N} events were recorded in its inbox (each its pending forward: the claim creates its rows, decision 45), then resumed. Both send to the same sink
 (\`apps/sender/bench/sink.mjs\`, its own process); the rate is the sink's, from its first arrival to its last, so
 start-up falls outside, and CPU per unit is the contender's process between those two arrivals. Rounds alternate
 which contender goes first; the ratio is the median of each round's. Node ${process.version}, ${cpus().length} cores,
