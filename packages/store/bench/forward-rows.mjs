@@ -1,7 +1,8 @@
 // What a forward costs SQLite at ingest, without the receiver: `node bench/forward-rows.mjs <variant> <events> [batch]`
 // writes <events> inbox events, <batch> per commit (default 1), with the store's pragmas (WAL, synchronous=FULL,
-// foreign_keys=ON) and schema, one paused destination. Variants: `inbox` (the event alone), `current` (the event and
-// its forward: FORWARD_MESSAGES and FORWARD_DELIVERIES, as the receiver does), `notrigger` (the same without the
+// foreign_keys=ON) and schema, one paused destination. Variants: `inbox` (the event alone: what the receiver writes
+// since decision 45's cursor), `current` (the event and its forward rows, by the two statements the receiver ran
+// before decision 45, kept here), `notrigger` (the same without the
 // state-counter trigger), `lean` (a forward as one row of a table of its own with a due index and a by-destination
 // index, no message row, no trigger: the smallest row-per-forward schema). Counted under callgrind, the difference of
 // two sizes per event (after `pnpm --filter @plant-store/store build`):
@@ -11,7 +12,18 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import Database from "better-sqlite3";
 import { migrateSqlite } from "../dist/sqlite/migrations.js";
-import { FORWARD_DELIVERIES, FORWARD_MESSAGES } from "../dist/sqlite/outbox-sql.js";
+import { TAKES_ROW_TYPE } from "../dist/sqlite/outbox-sql.js";
+
+/** The forward rows of seqs `from`…`to` as the receiver wrote them at ingest before decision 45 (schema version 9). */
+const FORWARD_MESSAGES = `INSERT INTO messages (id, event_type, body, created_at, inbox_seq)
+SELECT 'in_' || i.seq, i.event_type, X'', i.received_at, i.seq FROM inbox_events i
+WHERE i.seq BETWEEN ? AND ? AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.id >= 'dst_' AND s.id < 'dst\`'
+  AND ${TAKES_ROW_TYPE})
+ORDER BY i.seq`;
+const FORWARD_DELIVERIES = `INSERT INTO deliveries (message_id, subscription_id, state, due_at, created_at, updated_at)
+SELECT m.id, s.id, 'pending', m.created_at, m.created_at, m.created_at
+FROM inbox_events i JOIN messages m ON m.id = 'in_' || i.seq JOIN subscriptions s ON s.id >= 'dst_' AND s.id < 'dst\`'
+WHERE i.seq BETWEEN ? AND ? AND ${TAKES_ROW_TYPE} ORDER BY i.seq, s.id`;
 
 const [variant, nText, batchText = "1"] = process.argv.slice(2);
 const n = Number(nText);
