@@ -321,6 +321,34 @@ describe("SQLite forwards as a cursor over the inbox (decision 45)", () => {
     ).toEqual(["dst_old:after", "new:after", "new:before", "new:by-old"].sort());
   });
 
+  it("deleting the one destination still behind an event (not taken, or taken and unfinished) marks it processed", async () => {
+    const store = await open();
+    const fast = await store.destinations.create({ name: "fast", url: "http://fast.internal/" });
+    const slow = await store.destinations.create({
+      name: "slow",
+      url: "http://slow.internal/",
+      maxInFlight: 1,
+    });
+    for (const id of ["d1", "d2", "d3"]) await store.inbox.record({ webhookId: id, body: "{}" });
+    const claimed = await store.outbox.claim(10, RECEIVER);
+    // slow took the three events (one leased, two pending); fast has all three to deliver
+    expect(claimed.filter((d) => d.subscription.id === slow.id)).toHaveLength(1);
+    for (const d of claimed.filter((d) => d.subscription.id === fast.id)) {
+      await store.outbox.record(d, { kind: "delivered", status: 200, latencyMs: 1 });
+    }
+    await store.destinations.pause(slow.id);
+    await store.inbox.record({ webhookId: "d4", body: "{}" });
+    const [d4] = await store.outbox.claim(10, RECEIVER);
+    expect(d4?.message.id).toBe("d4");
+    await store.outbox.record(d4!, { kind: "delivered", status: 200, latencyMs: 1 });
+    for (const id of ["d1", "d2", "d3", "d4"]) expect((await store.inbox.get(id))?.processedAt).toBeNull();
+    expect(await store.destinations.delete(slow.id)).toBe(true);
+    for (const id of ["d1", "d2", "d3", "d4"])
+      expect((await store.inbox.get(id))?.processedAt).toBeInstanceOf(Date);
+    expect(await store.destinations.delete(slow.id)).toBe(false);
+    expect(await store.destinations.get(fast.id)).not.toBeNull();
+  });
+
   it("upgrades a version 9 file: its forward rows written at ingest are served once, later events by the cursor", async () => {
     const raw = new Database(file);
     raw.exec(

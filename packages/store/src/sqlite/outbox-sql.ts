@@ -275,4 +275,23 @@ WHERE id = ? RETURNING forward_seq`;
 export const UNTAKEN_OF = `SELECT count(*) AS n, min(i.received_at) AS oldest FROM inbox_events i
 WHERE i.seq > @cursor AND ${OF_TYPES}`;
 
+/** The inbox seqs of a destination's unfinished forwards, through the due index. Param: its id. */
+export const UNFINISHED_FORWARD_SEQS = `SELECT m.inbox_seq FROM deliveries d INDEXED BY deliveries_due_idx
+JOIN messages m ON m.id = d.message_id
+WHERE d.state IN ('pending', 'leased') AND d.subscription_id = ? AND m.inbox_seq IS NOT NULL`;
+
+/**
+ * After a destination is deleted: its held events (`@held`, a JSON array of seqs) and those after its cursor
+ * (`@cursor`, NULL for none) are processed at `@now` when some forward of theirs exists, every one is delivered, and
+ * no other destination of their type has still to take them (the processed trigger's rule).
+ */
+export const PROCESS_RELEASED = `UPDATE inbox_events AS i SET processed_at = @now
+WHERE i.processed_at IS NULL
+  AND i.seq IN (SELECT value FROM json_each(@held)
+    UNION ALL SELECT seq FROM inbox_events WHERE @cursor IS NOT NULL AND seq > @cursor AND processed_at IS NULL)
+  AND EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = 'in_' || i.seq)
+  AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = 'in_' || i.seq AND d.state <> 'delivered')
+  AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.forward_seq < i.seq AND ${TAKES_ROW_TYPE})`;
+
+/** A destination's cursor moved past what it took. Params: seq, id. */
 export const MOVE_FORWARD_CURSOR = "UPDATE subscriptions SET forward_seq = ? WHERE id = ?";

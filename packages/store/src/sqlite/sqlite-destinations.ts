@@ -25,7 +25,7 @@ import { rotateStoredSecrets, storedSecrets } from "../shared/subscription-codec
 import { checkGraceMs } from "../shared/validate.js";
 import { runSqlite, type SqliteContext } from "./context.js";
 import { disableSubscription } from "./disable-subscription.js";
-import { LAST_INBOX_SEQ, UNTAKEN_OF } from "./outbox-sql.js";
+import { LAST_INBOX_SEQ, PROCESS_RELEASED, UNFINISHED_FORWARD_SEQS, UNTAKEN_OF } from "./outbox-sql.js";
 
 const IN_RANGE = destinationRows("id");
 
@@ -46,6 +46,7 @@ export function createSqliteDestinations(ctx: SqliteContext): Destinations {
       ctx.forwardGate.invalidate();
       return result;
     });
+  const deleteNow = ctx.db.transaction((id: string) => remove(ctx, id));
   const disableNow = ctx.db.transaction((id: string, reason: string) => {
     mustGet(ctx, id);
     disableSubscription(ctx, id, reason, ctx.options.now());
@@ -85,10 +86,26 @@ export function createSqliteDestinations(ctx: SqliteContext): Destinations {
           .run(ctx.options.now(), id);
         return current(ctx, id);
       }),
-    delete: (id) =>
-      run(() => ctx.sql(`DELETE FROM subscriptions WHERE id = ? AND ${IN_RANGE}`).run(id).changes > 0),
+    delete: (id) => run(() => deleteNow.immediate(id)),
     stats: () => runSqlite(ctx, () => stats(ctx)),
   };
+}
+
+/**
+ * Deletes a destination (its deliveries go with it) and marks processed the events it was the last one to hold back:
+ * those it had not taken or not finished whose every other forward is delivered (the processed trigger runs on a
+ * delivery's outcome only, so nothing else would).
+ */
+function remove(ctx: SqliteContext, id: string): boolean {
+  const cursor = ctx
+    .sql(`SELECT forward_seq FROM subscriptions WHERE id = ? AND ${IN_RANGE}`)
+    .raw(true)
+    .get(id) as [number | null] | undefined;
+  if (cursor === undefined) return false;
+  const held = JSON.stringify(ctx.sql(UNFINISHED_FORWARD_SEQS).pluck().all(id));
+  ctx.sql("DELETE FROM subscriptions WHERE id = ?").run(id);
+  ctx.sql(PROCESS_RELEASED).run({ held, cursor: cursor[0], now: ctx.options.now() });
+  return true;
 }
 
 function find(ctx: SqliteContext, where: string, value: string): Destination | null {
