@@ -131,7 +131,9 @@ export async function stopCounted(server, label) {
   const { code, signal } = await server.exited;
   // A server without a SIGTERM handler dies of it: callgrind still writes its counts.
   if (code !== 0 && signal !== "SIGTERM" && code !== 143)
-    throw new Error(`${label} ended with ${code ?? signal}:\n${server.stderr || "(its stderr is in stderr.log)"}`);
+    throw new Error(
+      `${label} ended with ${code ?? signal}:\n${server.stderr || "(its stderr is in stderr.log)"}`,
+    );
 }
 
 /** callgrind's totals of every file a run wrote in `dir` (one per process; its threads are summed in it). */
