@@ -8,7 +8,15 @@
 // Each factor can be changed alone:
 //   OUTSIDE_TARGETS=peer,sqlite   peer | sqlite | memory
 //   OUTSIDE_CONNECTIONS=8,50      OUTSIDE_WARM=15000   OUTSIDE_UNITS=2000
-//   OUTSIDE_STDOUT=pipe           pipe (drained by this process) | file | null (/dev/null)
+//   OUTSIDE_STDOUT=pipe           pipe (drained by this process) | file | null (/dev/null) | tty (a pseudo-terminal,
+//                                 drained by ../../../bench/pty-run.py into this process's pipe)
+//   OUTSIDE_STDERR=pipe           pipe (drained by this process) | file (stderr.log beside the callgrind files)
+//   OUTSIDE_TRACE=                opt and/or gc (comma-separated). opt: V8's --trace-opt --trace-deopt
+//                                 --trace-file-names into v8-trace.txt beside the callgrind files
+//                                 (--redirect-code-traces-to), each line stamped with the lines that had reached the
+//                                 pipe when it was seen (v8-trace.txt.stamped); gc: --trace-gc. What V8 prints on
+//                                 stdout anyway (gc's lines, the reasons of "marking dependent code") is kept apart,
+//                                 stamped, in v8-trace.txt.stdout. Keep them with BENCH_KEEP=1.
 //   OUTSIDE_LOG_LEVEL=            passed as --log-level when set (default: the bin's default)
 //   OUTSIDE_NODE_FLAGS=           node flags (default: none, V8's defaults)
 //   OUTSIDE_PAIRING=side-by-side  side-by-side | sequential (the small run, then the large one)
@@ -31,6 +39,8 @@ const settings = {
   warm: Number(env("WARM", 15000)),
   units: Number(env("UNITS", 2000)),
   stdout: env("STDOUT", "pipe"),
+  stderr: env("STDERR", "pipe"),
+  trace: env("TRACE", ""),
   logLevel: env("LOG_LEVEL", ""),
   nodeFlags: env("NODE_FLAGS", "").split(" ").filter(Boolean),
   pairing: env("PAIRING", "side-by-side"),
@@ -48,6 +58,23 @@ function serverArgs(target, port, dir) {
   const level = settings.logLevel ? ["--log-level", settings.logLevel] : [];
   const flags = ["--port", String(port), "--token", token, "--secret", secret];
   return [here("../dist/bin.js"), ...flags, "--db", db, "--tolerance", "3600", ...level];
+}
+
+const TRACE_FILE = "v8-trace.txt";
+
+/**
+ * V8's tracing (OUTSIDE_TRACE, comma-separated): `opt`, what it optimizes and deoptimizes, into a file in `dir`;
+ * `gc`, each collection (V8 prints it on stdout: the harness keeps it with the other lines that are not the log's).
+ */
+function traceFlags(dir) {
+  const kinds = settings.trace.split(",").filter(Boolean);
+  const unknown = kinds.filter((kind) => kind !== "opt" && kind !== "gc");
+  if (unknown.length > 0) throw new Error(`OUTSIDE_TRACE: opt and/or gc, not ${unknown.join(",")}`);
+  const opt = ["--trace-opt", "--trace-deopt", "--trace-file-names", "--redirect-code-traces"];
+  return [
+    ...(kinds.includes("opt") ? [...opt, `--redirect-code-traces-to=${join(dir, TRACE_FILE)}`] : []),
+    ...(kinds.includes("gc") ? ["--trace-gc"] : []),
+  ];
 }
 
 /** Runs the load process (`client`: raw or http) against `port` for `total` requests. */
@@ -74,8 +101,10 @@ function load(port, total, connections, client) {
 /** One server serving `total` requests, then SIGTERM; resolves with its record once it has exited. */
 async function serve({ target, total, connections, dir }) {
   const port = await freePort();
-  const { stdout, wrap, nodeFlags } = settings;
-  const server = startCounted({ args: [...nodeFlags, ...serverArgs(target, port, dir)], stdout, dir, wrap });
+  const { stdout, stderr, wrap, nodeFlags } = settings;
+  const args = [...nodeFlags, ...traceFlags(dir), ...serverArgs(target, port, dir)];
+  const stamp = settings.trace ? TRACE_FILE : undefined;
+  const server = startCounted({ args, stdout, stderr, dir, wrap, stamp });
   try {
     // The http client does not retry a refused connection: the raw one waits until the port answers.
     if (settings.client === "http") await load(port, 0, 1, "raw");
