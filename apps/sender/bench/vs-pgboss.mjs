@@ -7,6 +7,8 @@
 //   pg-boss send   one `send` per event, 64 at a time, the same worker
 //   ours POST      the built bin (`plant-store-sender --db postgres://…`), one `POST /events` per event, 64 at a time
 //   ours batch     the same bin; events stored with the library's `outbox.publishMany` (1,000 a call), when present
+//   base post      with BENCH_BASELINE_BIN, another build's bin, one `POST /events` per event
+//   before batch   with BENCH_BEFORE_BIN, another build's bin, events stored with this build's `outbox.publishMany`
 // Each measures from the first publish until the sink has the last delivery. CPU per delivery = the producer + the
 // sender process(es) + the PostgreSQL backends serving the bench database + the sink, user + system, from
 // /proc/<pid>/stat (backends found in pg_stat_activity by datname) and the producer's own process.cpuUsage.
@@ -29,6 +31,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1);
 // Another build's sender bin (e.g. the one from when issue 47 was filed) run as one more contender, POST and batch.
 const BASELINE_BIN = process.env.BENCH_BASELINE_BIN;
+// Another build's sender bin run with batch publish (e.g. the branch point of a change), as "before-batch".
+const BEFORE_BIN = process.env.BENCH_BEFORE_BIN;
 // Contender keys to run (comma-separated), default all.
 const ONLY = process.env.BENCH_CONTENDERS?.split(",");
 const server = process.env.PLANT_STORE_BENCH_PG_URL ?? process.env.PLANT_STORE_TEST_PG_URL;
@@ -185,6 +189,15 @@ const ALL = [
           name: `baseline build (${BASELINE_BIN}), one \`POST /events\` per event`,
           key: "base-post",
           run: (u, s) => startOurs(u, s, "single", BASELINE_BIN),
+        },
+      ]
+    : []),
+  ...(BEFORE_BIN
+    ? [
+        {
+          name: `another build (${BEFORE_BIN}), \`outbox.publishMany\` (batch)`,
+          key: "before-batch",
+          run: (u, s) => startOurs(u, s, "batch", BEFORE_BIN),
         },
       ]
     : []),
