@@ -244,6 +244,31 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     expect(received).toEqual(["early-1", "early-2", "late"]);
   });
 
+  it("claims from a backlog never analysed by walking the due index in order, not by reading and sorting it all", async () => {
+    const store = await backend.open();
+    // 3 subscriptions × 1,000 events: 3,000 due deliveries.
+    for (const host of ["a", "b", "c"])
+      await store.subscriptions.create({ url: `https://${host}.example/`, token: "psk_t" });
+    await store.outbox.publishMany(
+      Array.from({ length: 1_000 }, (_, i) => ({ event: JSON.stringify({ id: i + 1, name: "Fern" }) })),
+    );
+    const dueIndex = async () => {
+      const [row] = await backend.sql(
+        `SELECT idx_scan, idx_tup_read FROM pg_stat_user_indexes
+         WHERE schemaname = {schema} AND indexrelname = 'deliveries_due_idx'`,
+      );
+      return { scans: Number(row.idx_scan), read: Number(row.idx_tup_read) };
+    };
+    const before = await dueIndex();
+    const claimed = await store.outbox.claim(50, { leaseMs: 30_000, workerId: "w" });
+    expect(claimed).toHaveLength(50);
+    // A backend reports its statistics when it exits (an idle one only after 10 s).
+    await store.close();
+    await expect.poll(async () => (await dueIndex()).scans, WAIT).toBeGreaterThan(before.scans);
+    // The claim read about its 50 entries of the due index, not the 3,000 due ones (sorted).
+    expect((await dueIndex()).read - before.read).toBeLessThan(200);
+  });
+
   it("answers unavailable within busyTimeoutMs behind a table lock, is not ready meanwhile, and recovers", async () => {
     const store = await backend.open({ busyTimeoutMs: 300 });
     await store.inbox.record({ webhookId: "warm", body: "{}" });

@@ -96,12 +96,13 @@ function isReadTimeout(error: unknown): boolean {
  * Runs `work` in BEGIN … COMMIT on one pooled connection; rolls back on error. `bulk` is for statements whose cost
  * grows with the backlog (failing a subscription's pending deliveries, deleting one, recovering its failures): no
  * `statement_timeout` and a 10-minute read timeout, where a bounded one would fail them every time they are needed
- * most. Lock waits stay bounded by `lock_timeout`.
+ * most. Lock waits stay bounded by `lock_timeout`. `begin` replaces the opening `BEGIN` (one round trip, simple
+ * protocol: `BEGIN; SET LOCAL …` for settings of this transaction only).
  */
 export async function transaction<T>(
   ctx: PgContext,
   work: (client: PoolClient) => Promise<T>,
-  options: { bulk?: boolean } = {},
+  options: { bulk?: boolean; begin?: string } = {},
 ): Promise<T> {
   if (ctx.closed.aborted) throw storeClosedError();
   let held: Awaited<ReturnType<typeof holdClient>>;
@@ -113,7 +114,7 @@ export async function transaction<T>(
   const { client } = held;
   let broken: Error | undefined;
   try {
-    await client.query("BEGIN");
+    await client.query(options.begin ?? "BEGIN");
     let target = client;
     if (options.bulk) {
       await client.query("SET LOCAL statement_timeout = 0");
