@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { connect, createServer, type Socket } from "node:net";
 import pg from "pg";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openStore, StoreUnavailableError } from "../src/index.js";
 import { mapPgError, type PgContext, transaction } from "../src/pg/context.js";
 import { pgChannels } from "../src/pg/open-pg.js";
@@ -267,6 +267,29 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     await expect.poll(async () => (await dueIndex()).scans, WAIT).toBeGreaterThan(before.scans);
     // The claim read about its 50 entries of the due index, not the 3,000 due ones (sorted).
     expect((await dueIndex()).read - before.read).toBeLessThan(200);
+  });
+
+  it("sends the claim and the outcome statement as named statements: parsed once per connection, not each time", async () => {
+    const store = await backend.open({ poolSize: 1 });
+    await store.subscriptions.create({ url: "https://a.example/", token: "psk_t" });
+    await store.outbox.publishMany([1, 2].map((id) => ({ event: JSON.stringify({ id, name: "Fern" }) })));
+    const sent = vi.spyOn(pg.Client.prototype, "query");
+    try {
+      for (let round = 0; round < 2; round++) {
+        const [delivery] = await store.outbox.claim(1, { leaseMs: 30_000, workerId: "w" });
+        await store.outbox.record(delivery!, { kind: "delivered", status: 204, latencyMs: 1 });
+      }
+      const named = sent.mock.calls.flatMap(([config]) => {
+        const name = (config as { name?: unknown } | null)?.name;
+        return typeof name === "string" ? [name] : [];
+      });
+      // Two claims and two outcome statements, under two names.
+      expect(named).toHaveLength(4);
+      expect(new Set(named).size).toBe(2);
+      expect(await store.outbox.stats()).toMatchObject({ delivered: 2, pending: 0 });
+    } finally {
+      sent.mockRestore();
+    }
   });
 
   it("answers unavailable within busyTimeoutMs behind a table lock, is not ready meanwhile, and recovers", async () => {

@@ -6,7 +6,7 @@ import { claimedSubscriptions } from "../shared/claimed-subscription.js";
 import { DISABLED_REASON } from "../shared/outcomes.js";
 import { traceCarrierOf } from "../shared/rows.js";
 import { heldClaimFailure, restAfterLimited } from "../shared/two-part-claim.js";
-import { type PgContext, query, transaction } from "./context.js";
+import { type PgContext, prepared, query, transaction } from "./context.js";
 import { claimSql, compactCountsSql, rateLimitedSql } from "./outbox-sql.js";
 import { claimDestinations, claimLimitedSubscriptions } from "./pg-target-claim.js";
 
@@ -92,7 +92,7 @@ export function pgClaimer(
 
 /** The one-statement claim of a plan's due rows (those of rate-limited subscriptions passed over). */
 function dueClaimer(ctx: PgContext, state: PgClaimState): (plan: ClaimPlan) => Promise<ClaimedDelivery[]> {
-  const statement = claimSql(ctx.s);
+  const statement = prepared(claimSql(ctx.s));
   const compact = compactCountsSql(ctx.s);
   return async (plan) => {
     if (++state.claimsSinceCompaction >= COMPACT_EVERY) {
