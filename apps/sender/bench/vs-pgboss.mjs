@@ -31,8 +31,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1);
 // Another build's sender bin (e.g. the one from when issue 47 was filed) run as one more contender, POST and batch.
 const BASELINE_BIN = process.env.BENCH_BASELINE_BIN;
-// Another build's sender bin run with batch publish (e.g. the branch point of a change), as "before-batch".
-const BEFORE_BIN = process.env.BENCH_BEFORE_BIN;
+// Other builds' sender bins (comma-separated) run with batch publish (e.g. the branch point of a change, and the
+// change's first step), as "before-batch" (one), or "before1-batch", "before2-batch", ….
+const BEFORE_BINS = process.env.BENCH_BEFORE_BIN?.split(",") ?? [];
 // Contender keys to run (comma-separated), default all.
 const ONLY = process.env.BENCH_CONTENDERS?.split(",");
 const server = process.env.PLANT_STORE_BENCH_PG_URL ?? process.env.PLANT_STORE_TEST_PG_URL;
@@ -192,15 +193,11 @@ const ALL = [
         },
       ]
     : []),
-  ...(BEFORE_BIN
-    ? [
-        {
-          name: `another build (${BEFORE_BIN}), \`outbox.publishMany\` (batch)`,
-          key: "before-batch",
-          run: (u, s) => startOurs(u, s, "batch", BEFORE_BIN),
-        },
-      ]
-    : []),
+  ...BEFORE_BINS.map((bin, i) => ({
+    name: `another build (${bin}), \`outbox.publishMany\` (batch)`,
+    key: BEFORE_BINS.length === 1 ? "before-batch" : `before${i + 1}-batch`,
+    run: (u, s) => startOurs(u, s, "batch", bin),
+  })),
 ];
 const CONTENDERS = ALL.filter(
   (c) => (!ONLY || ONLY.includes(c.key)) && (SUBSCRIBERS === 1 || !c.key.startsWith("boss")),
