@@ -19,7 +19,7 @@ const COMPACT_EVERY = 500;
  * table never analysed (no autovacuum yet) estimates `state IN (…)` at 1 %, an analysed one estimates
  * `left(subscription_id, 4) = 'sub_'` at 0.5 %, and a claim of 64 out of a backlog of 20,000 then read all 20,000
  * entries (bitmap heap scan or sequential scan, then a sort): ~10 ms of the backend's CPU per claim against ~0.2 ms
- * for the ordered index scan (apps/sender/BENCH.md, "Ten subscribers per event, the claim's plan").
+ * for the ordered index scan (apps/sender/BENCH.md, "Ten subscribers: the claim's plan, and prepared statements").
  */
 export const CLAIM_BEGIN = "BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off";
 
