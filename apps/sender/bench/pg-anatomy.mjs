@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { createSecret } from "@plant-store/core";
 import pg from "pg";
 import { claimSql, finishManySql } from "../../../packages/store/dist/pg/outbox-sql.js";
+import { CLAIM_BEGIN } from "../../../packages/store/dist/pg/pg-claim.js";
 import { finishManyParams } from "../../../packages/store/dist/pg/pg-outcomes.js";
 import { DISABLED_REASON, outcomeOf } from "../../../packages/store/dist/shared/outcomes.js";
 import { createSender } from "../dist/index.js";
@@ -21,6 +22,8 @@ import { BENCH_TOKEN, body, recreateDatabase, ticks } from "./fill.mjs";
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const N = Number(process.env.BENCH_EVENTS ?? 5000);
+// Subscriptions (each its own path on the sink): every event is delivered this many times.
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1);
 const server = process.env.PLANT_STORE_BENCH_PG_URL ?? process.env.PLANT_STORE_TEST_PG_URL;
 if (!server)
   throw new Error("Set PLANT_STORE_TEST_PG_URL (or PLANT_STORE_BENCH_PG_URL) to a PostgreSQL server.");
@@ -71,7 +74,7 @@ const settle = () => new Promise((r) => setTimeout(r, 1200));
 
 function report(title, before, after, n) {
   const per = (x) => (Number(x) / n).toFixed(2);
-  const lines = [`### ${title} (${n} events, per event)`, ""];
+  const lines = [`### ${title} (${n})`, ""];
   const cpu = process.cpuUsage(before.cpu);
   lines.push(
     `node CPU (this process: store, sender, worker): ${((cpu.user + cpu.system) / n).toFixed(0)} µs`,
@@ -125,11 +128,13 @@ const sender = await createSender({
   allowNetworks: ["127.0.0.0/8"],
   logger: undefined,
 });
-await sender.store.subscriptions.create({
-  url: `${sinkBase}/plant/webhook`,
-  token: BENCH_TOKEN,
-  secrets: [createSecret()],
-});
+for (let i = 0; i < SUBSCRIBERS; i++) {
+  await sender.store.subscriptions.create({
+    url: SUBSCRIBERS === 1 ? `${sinkBase}/plant/webhook` : `${sinkBase}/plant/webhook/${i}`,
+    token: BENCH_TOKEN,
+    secrets: [createSecret()],
+  });
+}
 await sender.close();
 
 // Phase 1: publish.
@@ -143,7 +148,7 @@ await Promise.all(
   }),
 );
 await settle();
-report("publish (store.outbox.publish, 64 at a time)", before, await snapshot(), N);
+report("publish (store.outbox.publish, 64 at a time), per event", before, await snapshot(), N);
 await publisher.close();
 
 // Phase 2: deliver.
@@ -161,14 +166,14 @@ const worker = await createSender({
   concurrency: 64,
   perSubscription: 64,
 });
-await fetch(`${sinkBase}/_wait?n=${N}`);
+await fetch(`${sinkBase}/_wait?n=${N * SUBSCRIBERS}`);
 await settle();
 const delivered = await snapshot();
 if (profile) {
   const { profile: cpuProfile } = await profile.post("Profiler.stop");
   writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(cpuProfile));
 }
-report("deliver (claim, sign, POST, record), 64 in flight", before, delivered, N);
+report("deliver (claim, sign, POST, record), 64 in flight, per delivery", before, delivered, N * SUBSCRIBERS);
 await worker.close();
 
 // EXPLAIN (ANALYZE, BUFFERS) of a claim of 64 and of their outcomes, rolled back.
@@ -177,7 +182,7 @@ for (let i = 0; i < 64; i++) await explainer.store.outbox.publish(body(N + i));
 await explainer.close();
 const s = '"plant_store"';
 const now = Date.now();
-await q("BEGIN");
+await q(CLAIM_BEGIN); // the claim's own transaction settings
 const claimParams = [now, 64, now + 30_000, "w", "token", [], 64, 64, DISABLED_REASON];
 const claimPlan = await q(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${claimSql(s)}`, claimParams);
 const claimed = await q(`SELECT id FROM ${s}.deliveries WHERE lease_token = 'token'`);

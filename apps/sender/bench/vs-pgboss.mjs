@@ -7,6 +7,8 @@
 //   pg-boss send   one `send` per event, 64 at a time, the same worker
 //   ours POST      the built bin (`plant-store-sender --db postgres://…`), one `POST /events` per event, 64 at a time
 //   ours batch     the same bin; events stored with the library's `outbox.publishMany` (1,000 a call), when present
+//   base post      with BENCH_BASELINE_BIN, another build's bin, one `POST /events` per event
+//   before batch   with BENCH_BEFORE_BIN, another build's bin, events stored with this build's `outbox.publishMany`
 // Each measures from the first publish until the sink has the last delivery. CPU per delivery = the producer + the
 // sender process(es) + the PostgreSQL backends serving the bench database + the sink, user + system, from
 // /proc/<pid>/stat (backends found in pg_stat_activity by datname) and the producer's own process.cpuUsage.
@@ -29,6 +31,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1);
 // Another build's sender bin (e.g. the one from when issue 47 was filed) run as one more contender, POST and batch.
 const BASELINE_BIN = process.env.BENCH_BASELINE_BIN;
+// Other builds' sender bins (comma-separated) run with batch publish (e.g. the branch point of a change, and the
+// change's first step), as "before-batch" (one), or "before1-batch", "before2-batch", ….
+const BEFORE_BINS = process.env.BENCH_BEFORE_BIN?.split(",") ?? [];
 // Contender keys to run (comma-separated), default all.
 const ONLY = process.env.BENCH_CONTENDERS?.split(",");
 const server = process.env.PLANT_STORE_BENCH_PG_URL ?? process.env.PLANT_STORE_TEST_PG_URL;
@@ -188,6 +193,11 @@ const ALL = [
         },
       ]
     : []),
+  ...BEFORE_BINS.map((bin, i) => ({
+    name: `another build (${bin}), \`outbox.publishMany\` (batch)`,
+    key: BEFORE_BINS.length === 1 ? "before-batch" : `before${i + 1}-batch`,
+    run: (u, s) => startOurs(u, s, "batch", bin),
+  })),
 ];
 const CONTENDERS = ALL.filter(
   (c) => (!ONLY || ONLY.includes(c.key)) && (SUBSCRIBERS === 1 || !c.key.startsWith("boss")),

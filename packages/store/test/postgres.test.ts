@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { connect, createServer, type Socket } from "node:net";
 import pg from "pg";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openStore, StoreUnavailableError } from "../src/index.js";
 import { mapPgError, type PgContext, transaction } from "../src/pg/context.js";
 import { pgChannels } from "../src/pg/open-pg.js";
@@ -242,6 +242,54 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     }
     await consumer;
     expect(received).toEqual(["early-1", "early-2", "late"]);
+  });
+
+  it("claims from a backlog never analysed by walking the due index in order, not by reading and sorting it all", async () => {
+    const store = await backend.open();
+    // 3 subscriptions × 1,000 events: 3,000 due deliveries.
+    for (const host of ["a", "b", "c"])
+      await store.subscriptions.create({ url: `https://${host}.example/`, token: "psk_t" });
+    await store.outbox.publishMany(
+      Array.from({ length: 1_000 }, (_, i) => ({ event: JSON.stringify({ id: i + 1, name: "Fern" }) })),
+    );
+    const dueIndex = async () => {
+      const [row] = await backend.sql(
+        `SELECT idx_scan, idx_tup_read FROM pg_stat_user_indexes
+         WHERE schemaname = {schema} AND indexrelname = 'deliveries_due_idx'`,
+      );
+      return { scans: Number(row.idx_scan), read: Number(row.idx_tup_read) };
+    };
+    const before = await dueIndex();
+    const claimed = await store.outbox.claim(50, { leaseMs: 30_000, workerId: "w" });
+    expect(claimed).toHaveLength(50);
+    // A backend reports its statistics when it exits (an idle one only after 10 s).
+    await store.close();
+    await expect.poll(async () => (await dueIndex()).scans, WAIT).toBeGreaterThan(before.scans);
+    // The claim read about its 50 entries of the due index, not the 3,000 due ones (sorted).
+    expect((await dueIndex()).read - before.read).toBeLessThan(200);
+  });
+
+  it("sends the claim and the outcome statement as named statements: parsed once per connection, not each time", async () => {
+    const store = await backend.open({ poolSize: 1 });
+    await store.subscriptions.create({ url: "https://a.example/", token: "psk_t" });
+    await store.outbox.publishMany([1, 2].map((id) => ({ event: JSON.stringify({ id, name: "Fern" }) })));
+    const sent = vi.spyOn(pg.Client.prototype, "query");
+    try {
+      for (let round = 0; round < 2; round++) {
+        const [delivery] = await store.outbox.claim(1, { leaseMs: 30_000, workerId: "w" });
+        await store.outbox.record(delivery!, { kind: "delivered", status: 204, latencyMs: 1 });
+      }
+      const named = sent.mock.calls.flatMap(([config]) => {
+        const name = (config as { name?: unknown } | null)?.name;
+        return typeof name === "string" ? [name] : [];
+      });
+      // Two claims and two outcome statements, under two names.
+      expect(named).toHaveLength(4);
+      expect(new Set(named).size).toBe(2);
+      expect(await store.outbox.stats()).toMatchObject({ delivered: 2, pending: 0 });
+    } finally {
+      sent.mockRestore();
+    }
   });
 
   it("answers unavailable within busyTimeoutMs behind a table lock, is not ready meanwhile, and recovers", async () => {

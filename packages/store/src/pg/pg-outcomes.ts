@@ -13,7 +13,7 @@ import {
   streakStep,
   transitionOf,
 } from "../shared/outcomes.js";
-import { type PgContext, query, transaction } from "./context.js";
+import { type PgContext, type PreparedStatement, prepared, query, transaction } from "./context.js";
 import { failPendingOfSql, finishManySql } from "./outbox-sql.js";
 import { disabledRows, reportDisabled, reportExhausted } from "./pg-operational.js";
 
@@ -38,7 +38,7 @@ export interface PgOutcomeRecorder {
  * ```
  */
 export function createPgOutcomeRecorder(ctx: PgContext): PgOutcomeRecorder {
-  const statement = finishManySql(ctx.s);
+  const statement = prepared(finishManySql(ctx.s));
   const failPending = failPendingOfSql(ctx.s);
 
   async function write(outcomes: Outcome[]): Promise<OutcomeResult[]> {
@@ -81,7 +81,7 @@ const heldOrdinals = (rows: FinishedRow[]) => new Set(rows.map((row) => Number(r
 async function finishAndReport(
   ctx: PgContext,
   client: PoolClient,
-  sql: { statement: string; failPending: string },
+  sql: { statement: PreparedStatement; failPending: string },
   outcomes: Outcome[],
   params: unknown[],
   at: number,
