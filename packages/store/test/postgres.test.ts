@@ -269,6 +269,28 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     expect((await dueIndex()).read - before.read).toBeLessThan(200);
   });
 
+  it("claims destinations from a backlog never analysed by walking the due index in order, too", async () => {
+    const store = await backend.open();
+    // 3 destinations × 400 received events: 1,200 due forwards.
+    for (const name of ["a", "b", "c"])
+      await store.destinations.create({ name, url: `http://${name}.internal/` });
+    for (let i = 0; i < 400; i++) await store.inbox.record({ webhookId: `msg_${i}`, body: `{"id":${i}}` });
+    const dueIndex = async () => {
+      const [row] = await backend.sql(
+        `SELECT idx_scan, idx_tup_read FROM pg_stat_user_indexes
+         WHERE schemaname = {schema} AND indexrelname = 'deliveries_due_idx'`,
+      );
+      return { scans: Number(row.idx_scan), read: Number(row.idx_tup_read) };
+    };
+    const before = await dueIndex();
+    const claimed = await store.outbox.claim(50, { leaseMs: 30_000, workerId: "rx", scope: "receiver" });
+    expect(claimed).toHaveLength(50);
+    await store.close();
+    await expect.poll(async () => (await dueIndex()).scans, WAIT).toBeGreaterThan(before.scans);
+    // About the claim's scan of the due index (twice its limit), not the 1,200 due forwards read and sorted.
+    expect((await dueIndex()).read - before.read).toBeLessThan(300);
+  });
+
   it("sends the claim and the outcome statement as named statements: parsed once per connection, not each time", async () => {
     const store = await backend.open({ poolSize: 1 });
     await store.subscriptions.create({ url: "https://a.example/", token: "psk_t" });

@@ -7,21 +7,11 @@ import { DISABLED_REASON } from "../shared/outcomes.js";
 import { traceCarrierOf } from "../shared/rows.js";
 import { heldClaimFailure, restAfterLimited } from "../shared/two-part-claim.js";
 import { type PgContext, prepared, query, transaction } from "./context.js";
-import { claimSql, compactCountsSql, rateLimitedSql } from "./outbox-sql.js";
+import { CLAIM_BEGIN, claimSql, compactCountsSql, rateLimitedSql } from "./outbox-sql.js";
 import { claimDestinations, claimLimitedSubscriptions } from "./pg-target-claim.js";
 
 /** Claims between two compactions of the append-only counter deltas. */
 const COMPACT_EVERY = 500;
-
-/**
- * The claim's transaction: the due rows are read in the claim index's order, stopping at the scan limit, never all
- * of them sorted. Without these settings the planner sorts the whole due backlog whenever it believes it small: a
- * table never analysed (no autovacuum yet) estimates `state IN (…)` at 1 %, an analysed one estimates
- * `left(subscription_id, 4) = 'sub_'` at 0.5 %, and a claim of 64 out of a backlog of 20,000 then read all 20,000
- * entries (bitmap heap scan or sequential scan, then a sort): ~10 ms of the backend's CPU per claim against ~0.2 ms
- * for the ordered index scan (apps/sender/BENCH.md, "Ten subscribers: the claim's plan, and prepared statements").
- */
-export const CLAIM_BEGIN = "BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off";
 
 /** A row of the claim statement (int8 columns arrive as strings). */
 interface ClaimRow {

@@ -15,6 +15,7 @@ import {
 } from "../shared/target-claim.js";
 import { type PgContext, query, transaction } from "./context.js";
 import {
+  CLAIM_BEGIN,
   destinationClaimRowsSql,
   destinationDueSql,
   failDisabledSql,
@@ -66,7 +67,7 @@ interface ForwardRow {
  * ```
  */
 export function claimDestinations(ctx: PgContext, plan: ClaimPlan): Promise<ClaimedDelivery[]> {
-  return transaction(ctx, (client) => claimIn(ctx, client, plan, null));
+  return transaction(ctx, (client) => claimIn(ctx, client, plan, null), { begin: CLAIM_BEGIN });
 }
 
 /**
@@ -84,7 +85,7 @@ export function claimLimitedSubscriptions(
   plan: ClaimPlan,
   ids: readonly string[],
 ): Promise<ClaimedDelivery[]> {
-  return transaction(ctx, (client) => claimIn(ctx, client, plan, ids));
+  return transaction(ctx, (client) => claimIn(ctx, client, plan, ids), { begin: CLAIM_BEGIN });
 }
 
 /** The targets of the claim (locked) and their due candidates, those skipped left out; `null` when none. */
