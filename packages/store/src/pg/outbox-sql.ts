@@ -32,13 +32,11 @@ SELECT (SELECT id FROM msg) AS id, counted.n AS deliveries,
 FROM counted`;
 
 /**
- * The claim's transaction: the due rows (the sender's, the destinations', a rate-limited
- * subscription's) are read in the claim index's order, stopping at the scan limit, never all
- * of them sorted. Without these settings the planner sorts the whole due backlog whenever it believes it small: a
- * table never analysed (no autovacuum yet) estimates `state IN (…)` at 1 %, an analysed one estimates
- * `left(subscription_id, 4) = 'sub_'` at 0.5 %, and a claim of 64 out of a backlog of 20,000 then read all 20,000
- * entries (bitmap heap scan or sequential scan, then a sort): ~10 ms of the backend's CPU per claim against ~0.2 ms
- * for the ordered index scan (apps/sender/BENCH.md, "Ten subscribers: the claim's plan, and prepared statements").
+ * The claim's transaction: the due rows (the sender's, the destinations', a rate-limited subscription's) are read in
+ * the claim index's order, stopping at the scan limit, never all of them sorted. Without these settings the planner
+ * sorts the whole due backlog whenever it believes it small (a table never analysed, or `left(subscription_id, 4)`
+ * estimated rare), and a claim's cost grows with the backlog (apps/sender/BENCH.md, "Ten subscribers: the claim's
+ * plan, and prepared statements").
  */
 export const CLAIM_BEGIN = "BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off";
 
