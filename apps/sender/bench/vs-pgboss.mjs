@@ -14,6 +14,7 @@
 // /proc/<pid>/stat (backends found in pg_stat_activity by datname) and the producer's own process.cpuUsage.
 // Prints a Markdown table: medians over rounds; ratios are medians of each round's own ratio to pg-boss bulk.
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -143,8 +144,11 @@ async function startOurs(url, sinkUrl, mode, bin = here("../dist/bin.js")) {
   return {
     pids: [sender.child.pid],
     async publish(first, count) {
+      // Another build's batch publish goes through that build's own store (its schema), by its own copy of this
+      // producer when it has one.
+      const own = fileURLToPath(new URL("../bench/ours-publisher.mjs", pathToFileURL(bin)));
       const producer = start([
-        here("./ours-publisher.mjs"),
+        mode === "batch" && existsSync(own) ? own : here("./ours-publisher.mjs"),
         mode,
         mode === "single" ? base : url,
         first,
