@@ -226,19 +226,6 @@ CREATE TABLE ${s}.application_deletions (
 );
 `,
   },
-  {
-    version: 8,
-    name: "deliveries_message_idx as a hash index",
-    // Every lease and every outcome is an update no index can skip (state and due_at are indexed), so it inserts a
-    // new entry into each index of deliveries; a message's deliveries are only ever looked up by equality (the
-    // fan-out count of a replay, the cascade from messages, the forwarded trigger), which a hash index serves at a
-    // smaller cost per entry (apps/sender/BENCH.md, "A hash index for a message's deliveries"). Rebuilt once:
-    // writes to deliveries wait for the build.
-    sql: (s) => `
-DROP INDEX ${s}.deliveries_message_idx;
-CREATE INDEX deliveries_message_idx ON ${s}.deliveries USING hash (message_id);
-`,
-  },
 ];
 
 /** The newest schema version this package knows. */

@@ -7,7 +7,6 @@ import {
   limitedDueSql,
   oldestDueSql,
   stateCountsSql,
-  storedByKeySql,
 } from "../../src/pg/outbox-sql.js";
 import { finishManyParams } from "../../src/pg/pg-outcomes.js";
 import { DISABLED_REASON, outcomeOf } from "../../src/shared/outcomes.js";
@@ -192,16 +191,6 @@ export function backlogConformance(backend: () => TestBackend): void {
         );
         for (const sql of [stateCountsSql(s), compactCountsSql(s)])
           expect(await b.explain(sql)).not.toMatch(/deliveries\b/);
-        // A message's deliveries (a replay's fan-out count): by equality through the hash index (migration 8).
-        const replay = await b.explain(storedByKeySql(s, "= $1"), ["k"]);
-        expect(replay).toMatch(
-          /Index (Only )?Scan using deliveries_message_idx|Bitmap Index Scan on deliveries_message_idx/,
-        );
-        expect(replay).not.toMatch(/Seq Scan on deliveries/);
-        const [index] = await b.sql(
-          "SELECT am.amname FROM pg_class c JOIN pg_am am ON am.oid = c.relam WHERE c.oid = to_regclass(quote_ident({schema}) || '.deliveries_message_idx')",
-        );
-        expect(index.amname).toBe("hash");
       }
 
       const expected = new Map(
