@@ -244,6 +244,26 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     expect(received).toEqual(["early-1", "early-2", "late"]);
   });
 
+  /** Entries of deliveries_due_idx that `claim` read (a backend reports its statistics when it exits). */
+  async function dueIndexReadBy(
+    store: { close(): Promise<void> },
+    claim: () => Promise<void>,
+  ): Promise<number> {
+    const dueIndex = async () => {
+      const [row] = await backend.sql(
+        `SELECT idx_scan, idx_tup_read FROM pg_stat_user_indexes
+         WHERE schemaname = {schema} AND indexrelname = 'deliveries_due_idx'`,
+      );
+      return { scans: Number(row.idx_scan), read: Number(row.idx_tup_read) };
+    };
+    const before = await dueIndex();
+    await claim();
+    // An idle backend reports only after 10 s: closing the store ends them.
+    await store.close();
+    await expect.poll(async () => (await dueIndex()).scans, WAIT).toBeGreaterThan(before.scans);
+    return (await dueIndex()).read - before.read;
+  }
+
   it("claims from a backlog never analysed by walking the due index in order, not by reading and sorting it all", async () => {
     const store = await backend.open();
     // 3 subscriptions × 1,000 events: 3,000 due deliveries.
@@ -252,21 +272,11 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     await store.outbox.publishMany(
       Array.from({ length: 1_000 }, (_, i) => ({ event: JSON.stringify({ id: i + 1, name: "Fern" }) })),
     );
-    const dueIndex = async () => {
-      const [row] = await backend.sql(
-        `SELECT idx_scan, idx_tup_read FROM pg_stat_user_indexes
-         WHERE schemaname = {schema} AND indexrelname = 'deliveries_due_idx'`,
-      );
-      return { scans: Number(row.idx_scan), read: Number(row.idx_tup_read) };
-    };
-    const before = await dueIndex();
-    const claimed = await store.outbox.claim(50, { leaseMs: 30_000, workerId: "w" });
-    expect(claimed).toHaveLength(50);
-    // A backend reports its statistics when it exits (an idle one only after 10 s).
-    await store.close();
-    await expect.poll(async () => (await dueIndex()).scans, WAIT).toBeGreaterThan(before.scans);
+    const read = await dueIndexReadBy(store, async () => {
+      expect(await store.outbox.claim(50, { leaseMs: 30_000, workerId: "w" })).toHaveLength(50);
+    });
     // The claim read about its 50 entries of the due index, not the 3,000 due ones (sorted).
-    expect((await dueIndex()).read - before.read).toBeLessThan(200);
+    expect(read).toBeLessThan(200);
   });
 
   it("claims destinations from a backlog never analysed by walking the due index in order, too", async () => {
@@ -275,20 +285,12 @@ describe.skipIf(!PG_URL)("PostgreSQL", () => {
     for (const name of ["a", "b", "c"])
       await store.destinations.create({ name, url: `http://${name}.internal/` });
     for (let i = 0; i < 400; i++) await store.inbox.record({ webhookId: `msg_${i}`, body: `{"id":${i}}` });
-    const dueIndex = async () => {
-      const [row] = await backend.sql(
-        `SELECT idx_scan, idx_tup_read FROM pg_stat_user_indexes
-         WHERE schemaname = {schema} AND indexrelname = 'deliveries_due_idx'`,
-      );
-      return { scans: Number(row.idx_scan), read: Number(row.idx_tup_read) };
-    };
-    const before = await dueIndex();
-    const claimed = await store.outbox.claim(50, { leaseMs: 30_000, workerId: "rx", scope: "receiver" });
-    expect(claimed).toHaveLength(50);
-    await store.close();
-    await expect.poll(async () => (await dueIndex()).scans, WAIT).toBeGreaterThan(before.scans);
+    const read = await dueIndexReadBy(store, async () => {
+      const claimed = await store.outbox.claim(50, { leaseMs: 30_000, workerId: "rx", scope: "receiver" });
+      expect(claimed).toHaveLength(50);
+    });
     // About the claim's scan of the due index (twice its limit), not the 1,200 due forwards read and sorted.
-    expect((await dueIndex()).read - before.read).toBeLessThan(300);
+    expect(read).toBeLessThan(300);
   });
 
   it("sends the claim and the outcome statement as named statements: parsed once per connection, not each time", async () => {
