@@ -15,6 +15,7 @@ import pg from "pg";
 const N = Number(process.env.N ?? 20000),
   B = 64;
 const variant = process.argv[2] ?? "base";
+if (N % 10 !== 0) throw new Error(`N must be a multiple of 10 (ten subscriptions per message): ${N}`);
 const server = process.env.PLANT_STORE_BENCH_PG_URL ?? process.env.PLANT_STORE_TEST_PG_URL;
 if (!server) {
   console.log("bench/pg-row-cost.mjs: skipped, set PLANT_STORE_TEST_PG_URL to a PostgreSQL server.");
