@@ -2,13 +2,14 @@
 // records their outcomes and inserts their attempt rows, batch after batch, over N deliveries of a 10-subscription
 // backlog in a scratch database (created and dropped); prints the backend's CPU per delivery (/proc) and WAL records.
 //   PLANT_STORE_TEST_PG_URL=postgres://… node bench/pg-row-cost.mjs <variant>     (N, default 20000)
-//   for v in base notrig nomsgidx nosubidx hot-ff70 collc hashmsg; do node bench/pg-row-cost.mjs $v; done
+//   for v in base notrig nomsgidx nosubidx hot-ff70 collc hashmsg noattfk; do node bench/pg-row-cost.mjs $v; done
 // The table is a copy of the deliveries part of the PostgreSQL migrations 1–2 (columns, indexes, the count trigger),
 // with one column more for the HOT variant's lease.
 // Variants (combinable): base (the deliveries table as migrated: four indexes, the count trigger), notrig (no count
 // trigger), nomsgidx / nosubidx (without deliveries_message_idx / deliveries_subscription_idx), hot-ff70 (the lease
 // written to a column in no index, fillfactor 70, so it can be a HOT update), collc (the text columns in an index
-// with the "C" collation: byte order, no locale comparison), hashmsg (deliveries_message_idx a hash index).
+// with the "C" collation: byte order, no locale comparison), hashmsg (deliveries_message_idx a hash index), noattfk (no
+// foreign key from delivery_attempts to deliveries: no check per attempt row).
 import { readFileSync } from "node:fs";
 import pg from "pg";
 
@@ -46,7 +47,7 @@ CREATE INDEX deliveries_due_idx ON deliveries (due_at, id) WHERE state IN ('pend
 ${variant.includes("nosubidx") ? "" : "CREATE INDEX deliveries_subscription_idx ON deliveries (subscription_id, state, created_at);"}
 ${variant.includes("nomsgidx") ? "" : `CREATE INDEX deliveries_message_idx ON deliveries${variant.includes("hashmsg") ? " USING hash" : ""} (message_id);`}
 CREATE TABLE delivery_attempts (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  delivery_id bigint NOT NULL REFERENCES deliveries (id) ON DELETE CASCADE, attempt integer NOT NULL,
+  delivery_id bigint NOT NULL ${variant.includes("noattfk") ? "" : "REFERENCES deliveries (id) ON DELETE CASCADE"}, attempt integer NOT NULL,
   attempted_at bigint NOT NULL, status integer, latency_ms integer NOT NULL, response_body text, error text, worker_id text);
 CREATE INDEX delivery_attempts_delivery_idx ON delivery_attempts (delivery_id, id);
 CREATE TABLE delivery_counts (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, state text NOT NULL, delta bigint NOT NULL);

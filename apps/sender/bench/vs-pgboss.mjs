@@ -234,6 +234,7 @@ async function measure(contender, sink, admin) {
     const node = per(nodeTicks) + producerUs / D;
     return {
       node,
+      producer: producerUs / D,
       pg: per(pgTicks),
       sink: per(sinkTicks),
       all: node + per(pgTicks) + per(sinkTicks),
@@ -275,7 +276,7 @@ try {
       }
       results.get(contender.key).push(r);
       console.log(
-        `round ${round + 1}/${ROUNDS}, ${contender.key}: ${fmt(r.all)} µs/delivery (node ${fmt(r.node)}, PostgreSQL ${fmt(r.pg)}, sink ${fmt(r.sink)}), ${fmt(r.rate)} deliveries/s`,
+        `round ${round + 1}/${ROUNDS}, ${contender.key}: ${fmt(r.all)} µs/delivery (node ${fmt(r.node)}, of which the producer ${fmt(r.producer)}, PostgreSQL ${fmt(r.pg)}, sink ${fmt(r.sink)}), ${fmt(r.rate)} deliveries/s`,
       );
     }
   }

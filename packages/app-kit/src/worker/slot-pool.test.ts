@@ -22,7 +22,7 @@ describe("SlotPool", () => {
       claimed("c"),
     ];
     pool.add([a1!, a2!, a3!, b1!, b2!, c1!]);
-    expect(pool.room).toBe(-2);
+    expect(pool.room).toBe(2);
     // a3 waits for a's cap; c1 for the total.
     expect(pool.take()).toEqual([a1, a2, b1, b2]);
     expect([pool.inFlight, pool.waiting, pool.held("a"), pool.held("c")]).toEqual([4, 2, 3, 1]);
@@ -34,7 +34,7 @@ describe("SlotPool", () => {
     pool.done(a1!);
     expect(pool.take()).toEqual([a3]);
     for (const d of [a2, a3, b2, c1]) pool.done(d!);
-    expect([pool.inFlight, pool.waiting, pool.room, pool.full()]).toEqual([0, 0, 4, []]);
+    expect([pool.inFlight, pool.waiting, pool.room, pool.full()]).toEqual([0, 0, 8, []]);
   });
 
   it("drops waiting deliveries whose lease would end first, and everything on request", () => {

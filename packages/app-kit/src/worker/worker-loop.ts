@@ -44,17 +44,18 @@ async function sweepFailing(ctx: WorkerContext): Promise<void> {
 }
 
 /**
- * Whether a claim is worth its transaction: every claim is one, so refilling one freed slot at a time would cost a
- * commit per delivery. It waits until a quarter of the slots are free (or nothing is in flight), and while as many
- * outcomes as slots wait for their commit.
+ * Whether a claim is worth its statement: every claim is a transaction whose cost barely depends on how many rows it
+ * leases, so refilling a few freed slots at a time would cost PostgreSQL more per delivery than the rows themselves.
+ * It waits until the worker holds no more than its concurrency (running and waiting), so each claim takes a
+ * concurrency's worth or more while the deliveries already claimed keep the slots busy; and while as many outcomes as
+ * slots wait for their commit.
  */
 function hasRoom(ctx: WorkerContext): boolean {
   const { pool } = ctx;
-  const room = pool.room;
   return (
-    room > 0 &&
+    pool.room > 0 &&
     ctx.recording < ctx.concurrency &&
-    (pool.inFlight === 0 || room >= Math.max(1, Math.floor(ctx.concurrency / 4)))
+    (pool.inFlight === 0 || pool.inFlight + pool.waiting <= ctx.concurrency)
   );
 }
 
