@@ -16,6 +16,7 @@ export function retentionConformance(backend: () => TestBackend): void {
       const claimed = await store.outbox.claim(10, { leaseMs: 60_000, workerId: "w" });
       const done = claimed.find((d) => d.message.id === finished.messageId)!;
       await store.outbox.record(done, { kind: "delivered", status: 200, latencyMs: 1 });
+      expect(await store.outbox.listAttempts(done.id)).toHaveLength(1);
       const waiting = claimed.find((d) => d.message.id === unfinished.messageId)!;
       await store.outbox.record(waiting, {
         kind: "retry",
@@ -57,6 +58,24 @@ export function retentionConformance(backend: () => TestBackend): void {
       expect(await store.outbox.getMessage(fresh.messageId)).not.toBeNull();
       expect((await store.outbox.listDeliveries({ subscriptionId: sub.id })).items).toHaveLength(2);
       await expect(store.purge({ before, batchSize: 0 })).rejects.toMatchObject({ code: "invalid_argument" });
+    });
+
+    it("deleting a subscription deletes its deliveries with their attempts", async () => {
+      const store = await backend().open();
+      const gone = await store.subscriptions.create({ url: "https://gone.example/hook", token: "psk_a" });
+      const kept = await store.subscriptions.create({ url: "https://kept.example/hook", token: "psk_a" });
+      await store.outbox.publish({ id: 1, name: "Monstera" });
+      const claimed = await store.outbox.claim(10, { leaseMs: 60_000, workerId: "w" });
+      expect(claimed).toHaveLength(2);
+      for (const d of claimed)
+        await store.outbox.record(d, { kind: "retry", retryAt: Date.now() + DAY, status: 500, latencyMs: 1 });
+      const of = (id: string) => claimed.find((d) => d.subscription.id === id)!.id;
+      expect(await store.outbox.listAttempts(of(gone.id))).toHaveLength(1);
+
+      expect(await store.subscriptions.delete(gone.id)).toBe(true);
+      expect(await store.outbox.getDelivery(of(gone.id))).toBeNull();
+      expect(await store.outbox.listAttempts(of(gone.id))).toEqual([]);
+      expect(await store.outbox.listAttempts(of(kept.id))).toHaveLength(1);
     });
   });
 }
