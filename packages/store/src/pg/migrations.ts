@@ -228,13 +228,23 @@ CREATE TABLE ${s}.application_deletions (
   },
   {
     version: 8,
-    name: "attempts without a foreign-key check",
+    name: "attempts and deliveries without a foreign-key check on their message",
     // Every attempt row is inserted by the outcome statement alone, for a delivery whose row that statement holds
-    // locked (FOR UPDATE), so the foreign key's check per attempt (a KEY SHARE lock on the delivery, a WAL record)
-    // proves nothing; its cascade is kept by a statement trigger (docs/decisions.md, "Attempt rows are checked by
-    // their one writer"). Dropping the key changes no data; it holds both tables' locks only for the catalog change.
+    // locked (FOR UPDATE); every delivery row by a statement that inserts its message too. The foreign keys' checks
+    // per row (a query and a KEY SHARE lock each) prove nothing there; their cascades are kept by statement triggers
+    // (docs/decisions.md, "Attempt and delivery rows are checked by their writers"). Dropping a key changes no data;
+    // it holds the tables' locks only for the catalog change. The subscription key stays: publishing reads
+    // subscriptions that another transaction may be deleting, and its check is what orders the two.
     sql: (s) => `
 ALTER TABLE ${s}.delivery_attempts DROP CONSTRAINT delivery_attempts_delivery_id_fkey;
+ALTER TABLE ${s}.deliveries DROP CONSTRAINT deliveries_message_id_fkey;
+CREATE FUNCTION ${s}.messages_deliveries_cascade() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM ${s}.deliveries WHERE message_id IN (SELECT id FROM old_rows);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER messages_deliveries_cascade AFTER DELETE ON ${s}.messages
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.messages_deliveries_cascade();
 CREATE FUNCTION ${s}.deliveries_attempts_cascade() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM ${s}.delivery_attempts WHERE delivery_id IN (SELECT id FROM old_rows);

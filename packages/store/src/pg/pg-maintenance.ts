@@ -38,7 +38,7 @@ export async function purgePg(ctx: PgContext, options: PurgeOptions): Promise<Pu
          ORDER BY seq LIMIT $2)`,
     [before, batchSize],
   );
-  // Deliveries and their attempts go with their message (ON DELETE CASCADE).
+  // Deliveries and their attempts go with their message (statement triggers, migration 8).
   const messages = await deleted(
     ctx,
     `DELETE FROM ${ctx.s}.messages WHERE id IN
