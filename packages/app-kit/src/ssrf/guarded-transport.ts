@@ -54,6 +54,9 @@ async function sendPinned(
   });
 }
 
+/** Statuses whose response has no body, whatever its headers say (RFC 9110 §6.4.1). */
+const NO_BODY = new Set([204, 304]);
+
 /** The response as core reads it; the deadline ends with the body. */
 function transportResponse(
   response: Dispatcher.ResponseData,
@@ -70,9 +73,9 @@ function transportResponse(
       },
     },
     readBody: () => {
-      // A body whose length is declared and within the cap is read in one go (undici frames it to that length);
-      // otherwise it is streamed and cut at the cap.
-      const length = Number(headers["content-length"] ?? Number.NaN);
+      // A body whose length is declared and within the cap is read in one go (undici frames it to that length),
+      // as is the empty one of a 204 or 304 (RFC 9110: they have none); otherwise it is streamed and cut at the cap.
+      const length = NO_BODY.has(response.statusCode) ? 0 : Number(headers["content-length"] ?? Number.NaN);
       const body =
         length <= maxResponseBytes
           ? response.body.text()
