@@ -4,7 +4,7 @@
 //    vs a raw undici loop posting the same bodies at the same concurrency;
 // 2. latency: enqueue → delivered at 100 events/s for 10 s (p50, p99).
 import { spawn } from "node:child_process";
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -328,8 +328,13 @@ const table = [
   `| enqueue → delivered at 100 events/s, p99 | ${pct(0.99)} ms |`,
 ].join("\n");
 console.log(table);
+// This run owns BENCH.md's first part, up to its first "## " section; the sections after it (other benches' figures,
+// kept by hand) are carried over as they are.
+const bench = here("../BENCH.md");
+const previous = existsSync(bench) ? readFileSync(bench, "utf8") : "";
+const kept = previous.indexOf("\n## ") >= 0 ? previous.slice(previous.indexOf("\n## ") + 1) : "";
 writeFileSync(
-  here("../BENCH.md"),
+  bench,
   `# plant-store-sender benchmark
 
 Command: \`pnpm build && pnpm --filter @plant-store/sender bench\` (\`BENCH_EVENTS\`, default 20,000;
@@ -359,5 +364,5 @@ correct sender can skip, by the sender's own means: the Standard Webhooks signat
 kept) and the worker's attempt line (app-kit's line writer). It bounds a sender that keeps signing and logging on
 the thread that sends and its bookkeeping on another, before the messages between the threads, the request's
 timeout, the SSRF check and the metrics. Where the bookkeeping's cost comes from is in git's history of docs/decisions.md.
-`,
+${kept ? `\n${kept}` : ""}`,
 );
