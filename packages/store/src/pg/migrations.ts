@@ -238,23 +238,25 @@ CREATE TABLE ${s}.application_deletions (
     sql: (s) => `
 ALTER TABLE ${s}.delivery_attempts DROP CONSTRAINT delivery_attempts_delivery_id_fkey;
 ALTER TABLE ${s}.deliveries DROP CONSTRAINT deliveries_message_id_fkey;
-CREATE FUNCTION ${s}.messages_deliveries_cascade() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  DELETE FROM ${s}.deliveries WHERE message_id IN (SELECT id FROM old_rows);
-  RETURN NULL;
-END $$;
-CREATE TRIGGER messages_deliveries_cascade AFTER DELETE ON ${s}.messages
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.messages_deliveries_cascade();
-CREATE FUNCTION ${s}.deliveries_attempts_cascade() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  DELETE FROM ${s}.delivery_attempts WHERE delivery_id IN (SELECT id FROM old_rows);
-  RETURN NULL;
-END $$;
-CREATE TRIGGER deliveries_attempts_cascade AFTER DELETE ON ${s}.deliveries
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.deliveries_attempts_cascade();
+${cascadeSql(s, "messages_deliveries_cascade", "messages", "deliveries", "message_id")}
+${cascadeSql(s, "deliveries_attempts_cascade", "deliveries", "delivery_attempts", "delivery_id")}
 `,
   },
 ];
+
+/**
+ * A foreign key's ON DELETE CASCADE as a statement trigger (migration 8): deleting `parent` rows deletes the `child`
+ * rows whose `column` names them, in one statement. Migration 8's text: never change it.
+ */
+function cascadeSql(s: string, name: string, parent: string, child: string, column: string): string {
+  return `CREATE FUNCTION ${s}.${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM ${s}.${child} WHERE ${column} IN (SELECT id FROM old_rows);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER ${name} AFTER DELETE ON ${s}.${parent}
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.${name}();`;
+}
 
 /** The newest schema version this package knows. */
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
