@@ -11,8 +11,8 @@ interface Held {
  * The worker's slots: how many deliveries are in flight, in all and per subscription, and the claimed deliveries
  * waiting for a slot of their subscription. Claimed deliveries start in claim (due) order as slots allow; one whose
  * subscription is at its cap waits, still leased to this worker, while later ones of other subscriptions start.
- * The worker holds up to twice its concurrency: a claim fills the slots and as many deliveries again, which start as
- * slots free up (docs/decisions.md, "The worker claims a concurrency ahead").
+ * The worker holds up to twice its concurrency: a claim may fill the slots and as many deliveries again, which start
+ * as slots free up (docs/decisions.md, "The worker claims a concurrency ahead").
  *
  * @example
  * ```ts
