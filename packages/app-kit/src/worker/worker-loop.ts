@@ -46,17 +46,19 @@ async function sweepFailing(ctx: WorkerContext): Promise<void> {
 /**
  * Whether a claim is worth its statement: every claim is a transaction whose cost barely depends on how many rows it
  * leases, so refilling a few freed slots at a time would cost PostgreSQL more per delivery than the rows themselves.
- * It waits until the worker holds fewer deliveries than its concurrency (running and waiting), so each claim may take
- * more than a concurrency's worth while the deliveries already claimed keep the slots busy; and while as many
- * outcomes as slots wait for their commit. Fewer, not as many: a worker holding exactly its concurrency of one
- * target whose cap is the concurrency would claim with that target skipped, reading its whole backlog for nothing.
+ * It waits until the worker holds no more deliveries than its concurrency (running and waiting), so each claim takes
+ * a concurrency's worth or more while the deliveries already claimed keep the slots busy; and while as many outcomes
+ * as slots wait for their commit. Holding exactly its concurrency, it claims only when no target is at its cap: a
+ * worker holding its concurrency of one target capped at the concurrency would claim with that target skipped,
+ * reading its whole backlog for nothing.
  */
 function hasRoom(ctx: WorkerContext): boolean {
   const { pool } = ctx;
+  const held = pool.inFlight + pool.waiting;
   return (
     pool.room > 0 &&
     ctx.recording < ctx.concurrency &&
-    (pool.inFlight === 0 || pool.inFlight + pool.waiting < ctx.concurrency)
+    (pool.inFlight === 0 || held < ctx.concurrency || (held === ctx.concurrency && pool.full().length === 0))
   );
 }
 
